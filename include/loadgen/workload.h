@@ -1,0 +1,164 @@
+/* The workload model: what clients execute, compiled once into flat op arrays.
+ *
+ * A loader (YAML, dbench loadfile) fills a struct lg_workload through the builder
+ * functions below. Paths, file names, parameters and stats labels are all resolved
+ * at load time: an op refers to paths, file slots and stats rows by index, so the
+ * client loop never parses, looks up or formats anything.
+ *
+ * Control flow is compiled to jumps: a repeat block is LG_OP_LOOP ... LG_OP_NEXT,
+ * a weighted choice is LG_OP_CHOOSE followed by its alternatives, each ending in an
+ * LG_OP_JUMP past the last one. */
+#ifndef LOADGEN_WORKLOAD_H
+#define LOADGEN_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The one placeholder left in a path after loading; each client substitutes its id. */
+#define LG_CLIENT_PLACEHOLDER "${client}"
+
+/* lg_op.expect: the result an op must have to count as correct. */
+#define LG_EXPECT_OK 0    /* the call succeeds */
+#define LG_EXPECT_ANY (-1) /* any result is correct */
+/* any value > 0 is the errno the call must fail with */
+
+/* Phases of a workload, in the order clients run them. */
+enum lg_phase {
+	LG_PHASE_SETUP,   /* untimed, before the start barrier */
+	LG_PHASE_RUN,     /* measured; looped until time is up, or once */
+	LG_PHASE_CLEANUP, /* untimed, after the measured phase */
+	LG_PHASE_COUNT
+};
+
+/* What one op does. Timed ops first; control ops are never timed or counted. */
+enum lg_op_kind {
+	LG_OP_OPEN,            /* openat(path, flags) binding slot */
+	LG_OP_CLOSE,           /* close(slot) */
+	LG_OP_WRITE,           /* count x pwrite/write of size bytes */
+	LG_OP_READ,            /* count x pread/read of size bytes */
+	LG_OP_FSYNC,           /* fsync(slot) */
+	LG_OP_FDATASYNC,       /* fdatasync(slot) */
+	LG_OP_UNLINK,          /* unlinkat(path) */
+	LG_OP_MKDIR,           /* mkdirat(path) */
+	LG_OP_RMDIR,           /* unlinkat(path, AT_REMOVEDIR) */
+	LG_OP_RENAME,          /* renameat(path, path2) */
+	LG_OP_STAT,            /* fstatat(path, AT_SYMLINK_NOFOLLOW) */
+	LG_OP_FSTAT,           /* fstat(slot) */
+	LG_OP_TRUNCATE,        /* ftruncate(slot, size) */
+	LG_OP_READDIR,         /* open directory path and read every entry */
+	LG_OP_SYNC_FILE_RANGE, /* sync_file_range(slot, offset, size, flags) */
+	LG_OP_FADVISE,         /* posix_fadvise(slot, offset, size, flags) */
+	LG_OP_SYNCFS,          /* syncfs(slot), or of the run directory with no slot */
+	LG_OP_SLEEP,           /* think time of size nanoseconds */
+	LG_OP_LOOP,            /* control: start a repeat block of count iterations */
+	LG_OP_NEXT,            /* control: end of a repeat block */
+	LG_OP_CHOOSE,          /* control: pick one of count alternatives by weight */
+	LG_OP_JUMP,            /* control: continue at target */
+	LG_OP_KIND_COUNT
+};
+
+/* Where a read, write, sync_file_range or fadvise starts. */
+enum lg_offset_mode {
+	LG_OFF_SEQ,    /* where the previous read/write on this slot ended (0 after open) */
+	LG_OFF_FIXED,  /* lg_op.offset, then consecutive blocks for count > 1 */
+	LG_OFF_APPEND, /* at the end of the file */
+	LG_OFF_RANDOM, /* offset + align * k, uniformly, with the block inside range */
+	LG_OFF_LAST,   /* where the previous read/write on this slot started */
+	LG_OFF_PREV    /* one block (size) before LG_OFF_LAST; skipped when negative */
+};
+
+#define LG_NO_SLOT UINT32_MAX /* lg_op.slot / path when the op has none */
+
+/* One compiled op: fixed size, no pointers, so op arrays can be shared by all clients. */
+struct lg_op {
+	uint8_t kind;     /* enum lg_op_kind */
+	uint8_t off_mode; /* enum lg_offset_mode, for read/write/sync_file_range/fadvise */
+	uint16_t type;    /* stats row: index into lg_workload.types */
+	int32_t expect;   /* LG_EXPECT_OK, LG_EXPECT_ANY or an errno value */
+	uint32_t slot;    /* file slot used (or bound, for open); loop counter for LOOP/NEXT */
+	uint32_t path;    /* index into lg_workload.paths, or LG_NO_SLOT */
+	uint32_t path2;   /* rename destination, or LG_NO_SLOT */
+	uint32_t line;    /* line in the source file, for error reports */
+	int32_t flags;    /* open(2) flags; fadvise advice; sync_file_range flags */
+	uint32_t target;  /* LOOP: index after NEXT; NEXT/JUMP: op to continue at;
+			     CHOOSE: first index into lg_workload.alts */
+	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise); ns (sleep) */
+	uint64_t count;   /* calls (read, write); iterations (LOOP); alternatives (CHOOSE) */
+	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base */
+	uint64_t range;   /* LG_OFF_RANDOM: length of the region offsets are drawn from */
+	uint64_t align;   /* LG_OFF_RANDOM: offsets are multiples of this (>= 1) */
+};
+
+/* One alternative of a CHOOSE op. */
+struct lg_alt {
+	uint64_t cum_weight; /* sum of the weights up to and including this one */
+	uint32_t target;     /* index of the alternative's first op in the same phase */
+};
+
+/* A name=value parameter, as resolved at load time (defaults and -p overrides). */
+struct lg_param {
+	char *name;  /* owned */
+	char *value; /* owned */
+};
+
+/* A loaded, compiled workload. Immutable once loaded; shared by all clients. */
+struct lg_workload {
+	char *name;                        /* workload name (owned) */
+	char *source;                      /* file path or "builtin:NAME" (owned) */
+	char sha256[65];                   /* hex SHA-256 of the source text */
+	struct lg_op *ops[LG_PHASE_COUNT]; /* op array per phase (owned) */
+	size_t nops[LG_PHASE_COUNT];       /* ops per phase */
+	size_t cap_ops[LG_PHASE_COUNT];    /* allocated ops per phase */
+	struct lg_alt *alts;               /* alternatives of all CHOOSE ops (owned) */
+	size_t nalts, cap_alts;
+	char **paths;                      /* path templates, relative to the run dir (owned) */
+	size_t npaths, cap_paths;
+	char **types;                      /* stats labels, e.g. "write" or "ReadX" (owned) */
+	size_t ntypes, cap_types;
+	char **slots;                      /* file slot names, for messages (owned) */
+	size_t nslots, cap_slots;
+	uint32_t nloops;                   /* loop counters a client needs */
+	uint64_t max_io;                   /* largest read/write size: the client buffer size */
+	struct lg_param *params;           /* resolved parameters (owned) */
+	size_t nparams, cap_params;
+};
+
+/* Allocate an empty workload. Returns 0 or -ENOMEM. */
+int lg_workload_create(struct lg_workload **out);
+/* Free a workload and all it owns. NULL is fine. */
+void lg_workload_destroy(struct lg_workload *wl);
+
+/* Append a copy of op to phase; *index (may be NULL) gets its position. Updates max_io.
+ * Returns 0 or -ENOMEM. */
+int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct lg_op *op,
+		       uint32_t *index);
+/* Append an alternative; *index gets its position in wl->alts. 0 or -ENOMEM. */
+int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,
+			uint32_t *index);
+/* Index of path (interned: the same string gives the same index). The path must already
+ * have passed lg_path_check. 0 or -ENOMEM. */
+int lg_workload_path(struct lg_workload *wl, const char *path, uint32_t *index);
+/* Index of the stats label name, added if new. 0, -ENOMEM, or -E2BIG past 65535 labels. */
+int lg_workload_type(struct lg_workload *wl, const char *name, uint16_t *index);
+/* Index of the file slot name, added if new. 0 or -ENOMEM. */
+int lg_workload_slot(struct lg_workload *wl, const char *name, uint32_t *index);
+/* Index of the file slot name if it exists: 0, or -ENOENT. */
+int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32_t *index);
+/* Record a resolved parameter (copies both strings). 0 or -ENOMEM. */
+int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value);
+/* Set name, source and the SHA-256 of text (copies). 0 or -ENOMEM. */
+int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
+			   const char *text, size_t len);
+
+/* Check that path stays inside the run directory: non-empty, relative, and no ".."
+ * climbs above its start. Returns 0, or -EINVAL with *why set to a static message. */
+int lg_path_check(const char *path, const char **why);
+
+/* Expand path template t for client id into buf (size len): each LG_CLIENT_PLACEHOLDER
+ * becomes the decimal id. Returns the length, or -ENAMETOOLONG. */
+int lg_path_expand(const char *t, unsigned id, char *buf, size_t len);
+
+/* Name of an op kind as written in YAML ("write", "sync_file_range", ...). */
+const char *lg_op_kind_name(enum lg_op_kind kind);
+
+#endif

@@ -1,0 +1,44 @@
+/* errno <-> name, through glibc's strerrorname_np (no table of our own to keep current). */
+#include "loadgen/stats.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Names glibc reports under another spelling, accepted on input. */
+static const struct {
+	const char *name;
+	int value;
+} aliases[] = {
+	{ "EWOULDBLOCK", EWOULDBLOCK },
+	{ "EDEADLOCK", EDEADLOCK },
+	{ "ENOTSUP", ENOTSUP },
+};
+
+const char *lg_errno_name(int err)
+{
+	static _Thread_local char other[16];
+	const char *name;
+
+	if (err == 0)
+		return "OK";
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(other, sizeof(other), "E%d", err);
+	return other;
+}
+
+int lg_errno_value(const char *name)
+{
+	for (int e = 1; e < LG_ERRNO_MAX; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && strcmp(n, name) == 0)
+			return e;
+	}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(aliases[i].name, name) == 0)
+			return aliases[i].value;
+	return -1;
+}

@@ -1,0 +1,262 @@
+/* The workload model: builder functions used by the loaders, path rules, kind names. */
+#include "loadgen/workload.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nettle/sha2.h>
+
+static const char *const kind_names[LG_OP_KIND_COUNT] = {
+	[LG_OP_OPEN] = "open",         [LG_OP_CLOSE] = "close",
+	[LG_OP_WRITE] = "write",       [LG_OP_READ] = "read",
+	[LG_OP_FSYNC] = "fsync",       [LG_OP_FDATASYNC] = "fdatasync",
+	[LG_OP_UNLINK] = "unlink",     [LG_OP_MKDIR] = "mkdir",
+	[LG_OP_RMDIR] = "rmdir",       [LG_OP_RENAME] = "rename",
+	[LG_OP_STAT] = "stat",         [LG_OP_FSTAT] = "fstat",
+	[LG_OP_TRUNCATE] = "truncate", [LG_OP_READDIR] = "readdir",
+	[LG_OP_SYNC_FILE_RANGE] = "sync_file_range",
+	[LG_OP_FADVISE] = "fadvise",   [LG_OP_SYNCFS] = "syncfs",
+	[LG_OP_SLEEP] = "sleep",       [LG_OP_LOOP] = "repeat",
+	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
+	[LG_OP_JUMP] = "jump",
+};
+
+const char *lg_op_kind_name(enum lg_op_kind kind)
+{
+	return (unsigned)kind < LG_OP_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+int lg_workload_create(struct lg_workload **out)
+{
+	struct lg_workload *wl = calloc(1, sizeof(*wl));
+
+	if (!wl)
+		return -ENOMEM;
+	*out = wl;
+	return 0;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void lg_workload_destroy(struct lg_workload *wl)
+{
+	if (!wl)
+		return;
+	for (int p = 0; p < LG_PHASE_COUNT; p++)
+		free(wl->ops[p]);
+	free(wl->alts);
+	free_strings(wl->paths, wl->npaths);
+	free_strings(wl->types, wl->ntypes);
+	free_strings(wl->slots, wl->nslots);
+	for (size_t i = 0; i < wl->nparams; i++) {
+		free(wl->params[i].name);
+		free(wl->params[i].value);
+	}
+	free(wl->params);
+	free(wl->name);
+	free(wl->source);
+	free(wl);
+}
+
+/* Make room for one more element of size sz in *v (n used, *cap allocated). */
+static int grow(void **v, size_t n, size_t *cap, size_t sz)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	nv = realloc(*v, ncap * sz);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct lg_op *op,
+		       uint32_t *index)
+{
+	if (grow((void **)&wl->ops[phase], wl->nops[phase], &wl->cap_ops[phase], sizeof(*op)))
+		return -ENOMEM;
+	wl->ops[phase][wl->nops[phase]] = *op;
+	if (index)
+		*index = (uint32_t)wl->nops[phase];
+	wl->nops[phase]++;
+	if ((op->kind == LG_OP_READ || op->kind == LG_OP_WRITE) && op->size > wl->max_io)
+		wl->max_io = op->size;
+	return 0;
+}
+
+int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,
+			uint32_t *index)
+{
+	if (grow((void **)&wl->alts, wl->nalts, &wl->cap_alts, sizeof(*wl->alts)))
+		return -ENOMEM;
+	wl->alts[wl->nalts] = (struct lg_alt){ .cum_weight = cum_weight, .target = target };
+	if (index)
+		*index = (uint32_t)wl->nalts;
+	wl->nalts++;
+	return 0;
+}
+
+/* Find s in v[0..n), or append a copy. Linear search is fine for the table sizes the
+ * loaders build (they cache repeated lookups themselves where it matters). */
+static int intern(char ***v, size_t *n, size_t *cap, const char *s, uint32_t *index)
+{
+	char *copy;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (strcmp((*v)[i], s) == 0) {
+			*index = (uint32_t)i;
+			return 0;
+		}
+	}
+	if (grow((void **)v, *n, cap, sizeof(char *)))
+		return -ENOMEM;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	(*v)[*n] = copy;
+	*index = (uint32_t)(*n)++;
+	return 0;
+}
+
+int lg_workload_path(struct lg_workload *wl, const char *path, uint32_t *index)
+{
+	return intern(&wl->paths, &wl->npaths, &wl->cap_paths, path, index);
+}
+
+int lg_workload_type(struct lg_workload *wl, const char *name, uint16_t *index)
+{
+	uint32_t i;
+	int rc = intern(&wl->types, &wl->ntypes, &wl->cap_types, name, &i);
+
+	if (rc)
+		return rc;
+	if (i > UINT16_MAX)
+		return -E2BIG;
+	*index = (uint16_t)i;
+	return 0;
+}
+
+int lg_workload_slot(struct lg_workload *wl, const char *name, uint32_t *index)
+{
+	return intern(&wl->slots, &wl->nslots, &wl->cap_slots, name, index);
+}
+
+int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32_t *index)
+{
+	for (size_t i = 0; i < wl->nslots; i++) {
+		if (strcmp(wl->slots[i], name) == 0) {
+			*index = (uint32_t)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
+{
+	struct lg_param p = { strdup(name), strdup(value) };
+
+	if (!p.name || !p.value ||
+	    grow((void **)&wl->params, wl->nparams, &wl->cap_params, sizeof(p))) {
+		free(p.name);
+		free(p.value);
+		return -ENOMEM;
+	}
+	wl->params[wl->nparams++] = p;
+	return 0;
+}
+
+int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
+			   const char *text, size_t len)
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char *n = strdup(name), *s = strdup(source);
+
+	if (!n || !s) {
+		free(n);
+		free(s);
+		return -ENOMEM;
+	}
+	free(wl->name);
+	free(wl->source);
+	wl->name = n;
+	wl->source = s;
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof(digest), digest);
+	for (size_t i = 0; i < sizeof(digest); i++)
+		snprintf(wl->sha256 + 2 * i, 3, "%02x", digest[i]);
+	return 0;
+}
+
+int lg_path_check(const char *path, const char **why)
+{
+	long depth = 0;
+	const char *p = path;
+
+	if (!*path) {
+		*why = "empty path";
+		return -EINVAL;
+	}
+	if (*path == '/') {
+		*why = "absolute path: workload paths are relative to the run directory";
+		return -EINVAL;
+	}
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0) {
+				*why = "path leaves the run directory through '..'";
+				return -EINVAL;
+			}
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		p += strspn(p, "/");
+	}
+	if (depth == 0) {
+		*why = "path names the run directory itself";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int lg_path_expand(const char *t, unsigned id, char *buf, size_t len)
+{
+	static const size_t plen = sizeof(LG_CLIENT_PLACEHOLDER) - 1;
+	size_t o = 0;
+
+	while (*t) {
+		if (strncmp(t, LG_CLIENT_PLACEHOLDER, plen) == 0) {
+			int n = snprintf(buf + o, len - o, "%u", id);
+
+			if (n < 0 || (size_t)n >= len - o)
+				return -ENAMETOOLONG;
+			o += (size_t)n;
+			t += plen;
+			continue;
+		}
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[o++] = *t++;
+	}
+	if (o >= len)
+		return -ENAMETOOLONG;
+	buf[o] = '\0';
+	return (int)o;
+}

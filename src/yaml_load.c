@@ -1,0 +1,401 @@
+/* YAML workload loader: top level, parameters and scalar conversion.
+ *
+ * Parameters are plain text substituted into values before they are converted, so a
+ * "${bs}" works anywhere a literal would. Their values are literal: a value holding
+ * "${" is refused rather than expanded again, which keeps substitution one pass, free of
+ * cycles, and makes "what you pass with -p is what the op gets" true. */
+#include "loadgen/yaml_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loadgen/stats.h"
+#include "loadgen/units.h"
+#include "yaml_priv.h"
+
+#define MAX_PATH_TEMPLATE 2048 /* leaves room in PATH_MAX for client ids and the run dir */
+#define MAX_LABEL 64           /* bytes in a stats label: keeps report columns sane */
+
+/* Append len bytes of s to c->buf at *o, growing it. */
+static int buf_put(struct lg_yctx *c, size_t *o, const char *s, size_t len)
+{
+	if (*o + len + 1 > c->cap) {
+		size_t ncap = c->cap ? c->cap : 64;
+		char *nb;
+
+		while (ncap < *o + len + 1)
+			ncap *= 2;
+		nb = realloc(c->buf, ncap);
+		if (!nb)
+			return lg_ynomem(c);
+		c->buf = nb;
+		c->cap = ncap;
+	}
+	memcpy(c->buf + *o, s, len);
+	*o += len;
+	c->buf[*o] = '\0';
+	return 0;
+}
+
+/* The value of parameter name (len bytes), built-in or declared, or NULL. */
+static const char *param_value(const struct lg_yctx *c, const char *name, size_t len)
+{
+	if (len == 7 && !strncmp(name, "clients", 7))
+		return c->clients;
+	for (size_t i = 0; i < c->nparams; i++)
+		if (strlen(c->params[i].name) == len && !strncmp(c->params[i].name, name, len))
+			return c->params[i].value;
+	return NULL;
+}
+
+int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
+	       const char **out)
+{
+	const char *s;
+	size_t o = 0;
+	int rc;
+
+	if (n->kind != LG_YSCALAR)
+		return lg_yfail(c, n, "'%s' must be a scalar, not %s", what, lg_ykind_name(n));
+	rc = buf_put(c, &o, "", 0);
+	for (s = n->text; !rc && *s;) {
+		const char *end, *val;
+		size_t len = strcspn(s, "$");
+
+		rc = buf_put(c, &o, s, len);
+		s += len;
+		if (rc || !*s)
+			break;
+		if (s[1] != '{') {
+			rc = buf_put(c, &o, s++, 1);
+			continue;
+		}
+		end = strchr(s + 2, '}');
+		if (!end)
+			return lg_yfail(c, n, "unterminated '${' in '%s'", n->text);
+		len = (size_t)(end - (s + 2));
+		if (len == 6 && !strncmp(s + 2, "client", 6)) {
+			if (!path)
+				return lg_yfail(c, n, "${client} can only be used in paths "
+						"(in '%s': '%s')", what, n->text);
+			val = LG_CLIENT_PLACEHOLDER;
+		} else if (!(val = param_value(c, s + 2, len))) {
+			return lg_yfail(c, n, "undefined parameter '${%.*s}'", (int)len, s + 2);
+		}
+		rc = buf_put(c, &o, val, strlen(val));
+		s = end + 1;
+	}
+	if (!rc)
+		*out = c->buf;
+	return rc;
+}
+
+/* Convert scalar n with parse (a units.h parser); kind names the value in messages. */
+static int convert(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		   const char *kind, int (*parse)(const char *, uint64_t *, const char **),
+		   uint64_t *out)
+{
+	const char *s, *why = "";
+	int rc = lg_ystring(c, n, what, false, &s);
+
+	if (rc)
+		return rc;
+	if (parse(s, out, &why) == 0)
+		return 0;
+	if (strcmp(s, n->text) != 0)
+		return lg_yfail(c, n, "bad %s '%s' (from '%s') for '%s': %s", kind, s, n->text,
+				what, why);
+	return lg_yfail(c, n, "bad %s '%s' for '%s': %s", kind, s, what, why);
+}
+
+int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out)
+{
+	return convert(c, n, what, "size", lg_parse_size, out);
+}
+
+int lg_ycount(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out)
+{
+	return convert(c, n, what, "number", lg_parse_count, out);
+}
+
+int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 uint64_t *out)
+{
+	return convert(c, n, what, "duration", lg_parse_duration, out);
+}
+
+int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+	     uint32_t *index)
+{
+	const char *s, *why;
+	int rc = lg_ystring(c, n, what, true, &s);
+
+	if (rc)
+		return rc;
+	if (lg_path_check(s, &why))
+		return lg_yfail(c, n, "%s '%s': %s", what, s, why);
+	if (strlen(s) > MAX_PATH_TEMPLATE)
+		return lg_yfail(c, n, "%s longer than %d bytes", what, MAX_PATH_TEMPLATE);
+	if (lg_workload_path(c->wl, s, index))
+		return lg_ynomem(c);
+	return 0;
+}
+
+/* Scalar n as a non-empty slot name. */
+static int slot_name(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		     const char **out)
+{
+	int rc = lg_ystring(c, n, what, false, out);
+
+	if (!rc && !**out)
+		return lg_yfail(c, n, "'%s' must name a file, not be empty", what);
+	return rc;
+}
+
+int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 uint32_t *index)
+{
+	const char *s;
+	int rc = slot_name(c, n, what, &s);
+
+	if (rc)
+		return rc;
+	if (lg_workload_find_slot(c->wl, s, index))
+		return lg_yfail(c, n, "file '%s' used before it is opened "
+				"(no earlier open or create has 'as: %s')", s, s);
+	return 0;
+}
+
+int lg_yslot_bind(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		  uint32_t *index)
+{
+	const char *s;
+	int rc = slot_name(c, n, what, &s);
+
+	if (rc)
+		return rc;
+	return lg_workload_slot(c->wl, s, index) ? lg_ynomem(c) : 0;
+}
+
+int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out)
+{
+	const char *s;
+	int e, rc = lg_ystring(c, n, "expect", false, &s);
+
+	if (rc)
+		return rc;
+	if (!strcmp(s, "ok") || !strcmp(s, "OK")) {
+		*out = LG_EXPECT_OK;
+		return 0;
+	}
+	if (!strcmp(s, "any")) {
+		*out = LG_EXPECT_ANY;
+		return 0;
+	}
+	e = lg_errno_value(s);
+	if (e <= 0)
+		return lg_yfail(c, n, "unknown expect '%s' (use ok, any or an errno name "
+				"such as ENOENT)", s);
+	*out = e;
+	return 0;
+}
+
+int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode *at,
+	      const char *name, uint16_t *type)
+{
+	const char *s = name;
+	int rc = n ? lg_ystring(c, n, "label", false, &s) : 0;
+
+	if (rc)
+		return rc;
+	if (!*s || strlen(s) > MAX_LABEL)
+		return lg_yfail(c, n ? n : at, "'label' must have 1 to %d characters", MAX_LABEL);
+	rc = lg_workload_type(c->wl, s, type);
+	if (rc == -E2BIG)
+		return lg_yfail(c, n ? n : at, "too many different labels");
+	return rc ? lg_ynomem(c) : 0;
+}
+
+/* A parameter name is an identifier, and not one of the built-ins. */
+static int check_param_name(struct lg_yctx *c, const struct lg_ynode *k)
+{
+	const char *s = k->text;
+
+	if (!strcmp(s, "client") || !strcmp(s, "clients"))
+		return lg_yfail(c, k, "parameter '%s' is built in and cannot be declared", s);
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_') ||
+	    s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
+		return lg_yfail(c, k, "bad parameter name '%s' (letters, digits and '_', "
+				"not starting with a digit)", s);
+	for (size_t i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].name, s))
+			return lg_yfail(c, k, "duplicate parameter '%s'", s);
+	return 0;
+}
+
+/* Declared parameters from mapping pm (may be NULL) into c->params. */
+static int declare_params(struct lg_yctx *c, const struct lg_ynode *pm)
+{
+	if (!pm || lg_yis_null(pm))
+		return 0;
+	if (pm->kind != LG_YMAP)
+		return lg_yfail(c, pm, "'params' must be a mapping of name: default, not %s",
+				lg_ykind_name(pm));
+	c->params = calloc(pm->n / 2 + 1, sizeof(*c->params));
+	if (!c->params)
+		return lg_ynomem(c);
+	for (size_t i = 0; i + 1 < pm->n; i += 2) {
+		const struct lg_ynode *k = pm->items[i], *v = pm->items[i + 1];
+		int rc = check_param_name(c, k);
+
+		if (rc)
+			return rc;
+		if (v->kind != LG_YSCALAR)
+			return lg_yfail(c, v, "default of parameter '%s' must be a scalar, not %s",
+					k->text, lg_ykind_name(v));
+		if (strstr(v->text, "${"))
+			return lg_yfail(c, v, "default of parameter '%s' refers to a parameter; "
+					"parameter values are literal", k->text);
+		c->params[c->nparams++] = (struct lg_yparam){ k->text, v->text };
+	}
+	return 0;
+}
+
+/* Apply -p overrides (at: where to report them) and record the resolved parameters. */
+static int apply_overrides(struct lg_yctx *c, const struct lg_ynode *at,
+			   const struct lg_param *ov, size_t nov)
+{
+	for (size_t i = 0; i < nov; i++) {
+		size_t j = 0;
+
+		while (j < c->nparams && strcmp(c->params[j].name, ov[i].name) != 0)
+			j++;
+		if (j == c->nparams)
+			return lg_yfail(c, at, "-p %s: the workload declares no parameter '%s'",
+					ov[i].name, ov[i].name);
+		if (strstr(ov[i].value, "${"))
+			return lg_yfail(c, at, "-p %s: parameter values are literal and cannot "
+					"contain '${'", ov[i].name);
+		c->params[j].value = ov[i].value;
+	}
+	for (size_t j = 0; j < c->nparams; j++)
+		if (lg_workload_set_param(c->wl, c->params[j].name, c->params[j].value))
+			return lg_ynomem(c);
+	return 0;
+}
+
+/* Compile one phase's steps; the run phase must contain something to measure. */
+static int compile_phase(struct lg_yctx *c, enum lg_phase ph, const struct lg_ynode *seq,
+			 const char *what)
+{
+	int rc;
+
+	if (!seq)
+		return 0;
+	if (ph != LG_PHASE_RUN && lg_yis_null(seq))
+		return 0;
+	c->phase = ph;
+	rc = lg_ysteps(c, seq, what);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < c->wl->nops[ph]; i++)
+		if (c->wl->ops[ph][i].kind < LG_OP_LOOP)
+			return 0;
+	if (ph == LG_PHASE_RUN)
+		return lg_yfail(c, seq, "'run' must contain at least one op to measure");
+	return 0;
+}
+
+/* Workload name: the 'name' key, else the file name without directory and extension. */
+static int workload_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf,
+			 size_t len)
+{
+	const char *base = strrchr(c->fname, '/'), *dot;
+	size_t blen;
+
+	if (n) {
+		if (n->kind != LG_YSCALAR || !*n->text)
+			return lg_yfail(c, n, "'name' must be a non-empty string");
+		snprintf(buf, len, "%s", n->text);
+		return 0;
+	}
+	base = base ? base + 1 : c->fname;
+	if (!strncmp(base, "builtin:", 8))
+		base += 8;
+	blen = strlen(base);
+	dot = strrchr(base, '.');
+	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
+		blen = (size_t)(dot - base);
+	snprintf(buf, len, "%.*s", (int)blen, blen ? base : "workload");
+	return 0;
+}
+
+/* Top-level keys, in the order of top_keys. */
+enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_SETUP, K_RUN, K_CLEANUP, K_COUNT };
+static const char *const top_keys[K_COUNT + 1] = {
+	"name", "description", "params", "setup", "run", "cleanup", NULL,
+};
+
+static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
+			const struct lg_param *ov, size_t nov, char *name, size_t namelen)
+{
+	const struct lg_ynode *v[K_COUNT];
+	int rc;
+
+	if (root->kind != LG_YMAP)
+		return lg_yfail(c, root, "the workload must be a mapping (name, params, setup, "
+				"run, cleanup), not %s", lg_ykind_name(root));
+	rc = lg_ykeys(c, root, "the workload", top_keys, v);
+	if (rc)
+		return rc;
+	if (!v[K_RUN])
+		return lg_yfail(c, root, "the workload has no 'run' section");
+	if (v[K_DESCRIPTION] && v[K_DESCRIPTION]->kind != LG_YSCALAR)
+		return lg_yfail(c, v[K_DESCRIPTION], "'description' must be a string");
+	rc = workload_name(c, v[K_NAME], name, namelen);
+	if (!rc)
+		rc = declare_params(c, v[K_PARAMS]);
+	if (!rc)
+		rc = apply_overrides(c, v[K_PARAMS] ? v[K_PARAMS] : root, ov, nov);
+	/* Phases compile in the order they run, so "used before it is opened" follows
+	 * execution order whatever order the keys are written in. */
+	if (!rc)
+		rc = compile_phase(c, LG_PHASE_SETUP, v[K_SETUP], "setup");
+	if (!rc)
+		rc = compile_phase(c, LG_PHASE_RUN, v[K_RUN], "run");
+	if (!rc)
+		rc = compile_phase(c, LG_PHASE_CLEANUP, v[K_CLEANUP], "cleanup");
+	return rc;
+}
+
+int lg_yaml_load(const char *fname, const char *text, size_t len,
+		 const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		 struct lg_workload **out, char *err, size_t errlen)
+{
+	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen };
+	struct lg_ynode *root = NULL;
+	char name[256];
+	int rc;
+
+	if (err && errlen)
+		err[0] = '\0';
+	snprintf(c.clients, sizeof(c.clients), "%u", clients);
+	if (lg_workload_create(&c.wl))
+		return lg_ynomem(&c);
+	rc = lg_ytree_parse(&c, text, len, &root);
+	if (!rc)
+		rc = compile_root(&c, root, overrides, noverrides, name, sizeof(name));
+	if (!rc && lg_workload_set_source(c.wl, name, fname, text ? text : "", len))
+		rc = lg_ynomem(&c);
+	lg_ynode_free(root);
+	free(c.params);
+	free(c.buf);
+	if (rc) {
+		lg_workload_destroy(c.wl);
+		return rc;
+	}
+	*out = c.wl;
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* Internals of the YAML loader, shared by its three files:
+ *   yaml_tree.c   libyaml events -> a small node tree (positions kept, aliases refused)
+ *   yaml_load.c   lg_yaml_load: top level, parameters, scalar conversion, errors
+ *   yaml_steps.c  steps -> lg_op arrays (the op table, repeat and choose)
+ *
+ * The loader first builds the whole tree and then compiles it, rather than compiling
+ * from the event stream, because top-level keys may come in any order (params after
+ * run, say) and every value must stay addressable for its line:column in messages. */
+#ifndef LOADGEN_YAML_PRIV_H
+#define LOADGEN_YAML_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loadgen/workload.h"
+
+/* Deepest nesting of collections accepted: bounds the tree walk's recursion. */
+#define LG_YAML_MAX_DEPTH 64
+
+/* Kind of a tree node. */
+enum lg_ynode_kind { LG_YSCALAR, LG_YSEQ, LG_YMAP };
+
+/* One YAML node. Mapping keys are always scalars (checked while building). */
+struct lg_ynode {
+	enum lg_ynode_kind kind;
+	uint32_t line, col;      /* 0-based position of the node's start (libyaml mark) */
+	bool plain;              /* scalar written without quotes: "" and "~" may mean null */
+	char *text;              /* scalar value, NUL-terminated (owned); NULL otherwise */
+	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... (owned) */
+	size_t n, cap;           /* used / allocated entries of items */
+};
+
+/* A resolved parameter; both strings are borrowed from the tree or the overrides. */
+struct lg_yparam {
+	const char *name;
+	const char *value;
+};
+
+/* State of one load. */
+struct lg_yctx {
+	const char *fname;              /* for messages */
+	char *err;                      /* message buffer (may be NULL when errlen is 0) */
+	size_t errlen;
+	struct lg_workload *wl;         /* being built */
+	enum lg_phase phase;            /* phase steps are compiled into */
+	struct lg_yparam *params;       /* declared parameters, resolved (owned array) */
+	size_t nparams;
+	char clients[24];               /* value of ${clients} */
+	char *buf;                      /* scratch for ${} expansion (owned) */
+	size_t cap;                     /* allocated bytes of buf */
+};
+
+/* --- errors (yaml_tree.c) --- */
+
+/* Write "FNAME:LINE:COL: message" (line, col 0-based as in libyaml) and return -EINVAL. */
+int lg_yfail_at(struct lg_yctx *c, size_t line, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* lg_yfail_at at node n's position. */
+int lg_yfail(struct lg_yctx *c, const struct lg_ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Write "FNAME: out of memory" and return -ENOMEM. */
+int lg_ynomem(struct lg_yctx *c);
+
+/* --- tree (yaml_tree.c) --- */
+
+/* Parse text into a tree (*out, caller frees with lg_ynode_free). Rejects syntax errors,
+ * anchors, aliases, unknown tags, several documents, deep nesting and empty input.
+ * Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
+int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
+/* Free a tree. NULL is fine. */
+void lg_ynode_free(struct lg_ynode *n);
+/* "a scalar", "a sequence" or "a mapping", for messages. */
+const char *lg_ykind_name(const struct lg_ynode *n);
+/* Whether n is a YAML null: a plain empty scalar, "~" or "null". */
+bool lg_yis_null(const struct lg_ynode *n);
+/* Look up the keys of mapping map (what names it in messages). keys is NULL-terminated;
+ * vals[i] gets the value of keys[i] or NULL. Unknown and duplicate keys are errors.
+ * Returns 0 or -EINVAL. */
+int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
+	     const char *const *keys, const struct lg_ynode **vals);
+
+/* --- scalars (yaml_load.c); "what" names the key in messages --- */
+
+/* The text of scalar n with ${...} expanded; path: keep ${client} for the engine.
+ * *out points into c->buf, valid until the next expansion. 0 or -EINVAL/-ENOMEM. */
+int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
+	       const char **out);
+/* Scalar n as a size (units.h). 0 or -EINVAL. */
+int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out);
+/* Scalar n as a count. 0 or -EINVAL. */
+int lg_ycount(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out);
+/* Scalar n as a duration in ns. 0 or -EINVAL. */
+int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 uint64_t *out);
+/* Scalar n as a checked path template; *index into wl->paths. 0, -EINVAL or -ENOMEM. */
+int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+	     uint32_t *index);
+/* Scalar n as the name of a file slot already bound by an earlier open. */
+int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 uint32_t *index);
+/* Scalar n as the name of a file slot an open binds (created if new). */
+int lg_yslot_bind(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		  uint32_t *index);
+/* expect: "ok", "any" or an errno name -> LG_EXPECT_OK, LG_EXPECT_ANY or the errno. */
+int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out);
+/* The stats row of an op: label n if given (may be NULL), else name; at: the op, for
+ * messages. 0, -EINVAL (empty or long label, too many labels) or -ENOMEM. */
+int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode *at,
+	      const char *name, uint16_t *type);
+
+/* --- steps (yaml_steps.c) --- */
+
+/* Compile the sequence of steps seq (what names it in messages) into c->phase.
+ * Returns 0, -EINVAL or -ENOMEM. */
+int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what);
+
+#endif

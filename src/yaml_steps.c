@@ -1,0 +1,574 @@
+/* YAML steps -> compiled ops.
+ *
+ * Each op is described once in op_specs[]: its YAML name (also its default stats label),
+ * the keys it accepts, which are required, whether a scalar may stand for the first
+ * key, and a fill function that converts the arguments into lg_op fields. Everything
+ * common (argument lookup, expect, label, appending the op) lives in compile_op, so an
+ * op's own code is only what makes it different. */
+#include "yaml_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_KEYS 7          /* op-specific keys of one op */
+#define MAX_IO (1ULL << 30) /* bytes per read/write call: each client allocates the largest */
+#define NO_LINK UINT32_MAX  /* end of the chain of choose jumps awaiting their target */
+
+typedef int (*fill_fn)(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+
+/* How one YAML op compiles. */
+struct op_spec {
+	const char *name;                 /* key in the step, and default stats label */
+	enum lg_op_kind kind;
+	bool shorthand;                   /* a scalar value stands for keys[0] */
+	unsigned required;                /* bit i: keys[i] must be given */
+	const char *keys[MAX_KEYS + 1];   /* accepted keys besides expect and label */
+	fill_fn fill;
+};
+
+/* A symbolic name for a flag or advice value. */
+struct flag {
+	const char *name;
+	int value;
+};
+
+/* Index of the first access-mode flag in open_flags (read, write, rdwr follow). */
+#define OPEN_ACCESS_FIRST 7
+static const struct flag open_flags[] = {
+	{ "create", O_CREAT }, { "truncate", O_TRUNC }, { "exclusive", O_EXCL },
+	{ "append", O_APPEND }, { "sync", O_SYNC },     { "dsync", O_DSYNC },
+	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
+	{ "rdwr", O_RDWR },     { NULL, 0 },
+};
+static const struct flag sfr_flags[] = {
+	{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
+	{ "write", SYNC_FILE_RANGE_WRITE },
+	{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
+	{ NULL, 0 },
+};
+static const struct flag fadvice[] = {
+	{ "normal", POSIX_FADV_NORMAL },     { "sequential", POSIX_FADV_SEQUENTIAL },
+	{ "random", POSIX_FADV_RANDOM },     { "willneed", POSIX_FADV_WILLNEED },
+	{ "dontneed", POSIX_FADV_DONTNEED }, { "noreuse", POSIX_FADV_NOREUSE },
+	{ NULL, 0 },
+};
+
+/* An op with every optional field unset. */
+static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
+{
+	return (struct lg_op){
+		.kind = (uint8_t)kind, .expect = LG_EXPECT_OK, .slot = LG_NO_SLOT,
+		.path = LG_NO_SLOT, .path2 = LG_NO_SLOT, .line = line, .align = 1,
+	};
+}
+
+/* Format "a, b, c" from the names of tab into buf. */
+static void flag_list(const struct flag *tab, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; tab[i].name && o < len; i++) {
+		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", tab[i].name);
+
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+/* Scalar n as one name from tab: bit i of *seen is set for tab[i]. */
+static int one_flag(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		    const struct flag *tab, unsigned *seen)
+{
+	char list[160];
+	const char *s;
+	int rc = lg_ystring(c, n, what, false, &s);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; tab[i].name; i++) {
+		if (!strcmp(s, tab[i].name)) {
+			*seen |= 1u << i;
+			return 0;
+		}
+	}
+	flag_list(tab, list, sizeof(list));
+	return lg_yfail(c, n, "unknown %s '%s' (expected %s)", what, s, list);
+}
+
+/* The flags key: a name or a list of names (what: "flag"); *seen gets the tab entries
+ * named. */
+static int flag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		    const struct flag *tab, unsigned *seen)
+{
+	int rc = 0;
+
+	*seen = 0;
+	if (n->kind == LG_YSCALAR)
+		return one_flag(c, n, what, tab, seen);
+	if (n->kind != LG_YSEQ)
+		return lg_yfail(c, n, "'flags' must be a %s name or a list of them, not %s",
+				what, lg_ykind_name(n));
+	for (size_t i = 0; !rc && i < n->n; i++)
+		rc = one_flag(c, n->items[i], what, tab, seen);
+	return rc;
+}
+
+/* OR of the values of the entries of tab in seen. */
+static int flag_value(const struct flag *tab, unsigned seen)
+{
+	int v = 0;
+
+	for (unsigned i = 0; tab[i].name; i++)
+		if (seen & (1u << i))
+			v |= tab[i].value;
+	return v;
+}
+
+/* Shared by open and create; base holds the flags the op implies. */
+static int fill_open_flags(struct lg_yctx *c, const struct lg_ynode *const *v,
+			   struct lg_op *op, int base)
+{
+	unsigned seen = 0, access;
+	int rc = lg_ypath(c, v[0], "path", &op->path);
+
+	if (!rc)
+		rc = lg_yslot_bind(c, v[1], "as", &op->slot);
+	if (!rc && v[2])
+		rc = flag_set(c, v[2], "flag", open_flags, &seen);
+	if (rc)
+		return rc;
+	access = seen >> OPEN_ACCESS_FIRST;
+	if (access & (access - 1))
+		return lg_yfail(c, v[2], "flags read, write and rdwr exclude each other");
+	op->flags = base | flag_value(open_flags, seen) | (access ? 0 : O_RDWR);
+	if ((op->flags & O_EXCL) && !(op->flags & O_CREAT))
+		return lg_yfail(c, v[2], "flag 'exclusive' needs 'create'");
+	return 0;
+}
+
+static int fill_open(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return fill_open_flags(c, v, op, 0);
+}
+
+static int fill_create(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return fill_open_flags(c, v, op, O_CREAT);
+}
+
+static int fill_file(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return lg_yslot_use(c, v[0], "file", &op->slot);
+}
+
+static int fill_syncfs(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return v[0] ? lg_yslot_use(c, v[0], "file", &op->slot) : 0;
+}
+
+static int fill_path(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return lg_ypath(c, v[0], "path", &op->path);
+}
+
+static int fill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc = lg_ypath(c, v[0], "from", &op->path);
+
+	return rc ? rc : lg_ypath(c, v[1], "to", &op->path2);
+}
+
+static int fill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	return rc ? rc : lg_ysize(c, v[1], "size", &op->size);
+}
+
+static int fill_sleep(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	return lg_yduration(c, v[0], "duration", &op->size);
+}
+
+/* Offset modes by name; LG_OFF_FIXED is written as a number instead. */
+static const char *const offset_names[] = {
+	[LG_OFF_SEQ] = "seq",   [LG_OFF_FIXED] = NULL,   [LG_OFF_APPEND] = "append",
+	[LG_OFF_RANDOM] = "random", [LG_OFF_LAST] = "last", [LG_OFF_PREV] = "prev",
+};
+
+/* The offset key v[0]: a mode name or a byte offset. */
+static int offset_mode(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op *op)
+{
+	const char *s;
+	int rc = lg_ystring(c, n, "offset", false, &s);
+
+	if (rc)
+		return rc;
+	for (size_t m = 0; m < sizeof(offset_names) / sizeof(offset_names[0]); m++) {
+		if (offset_names[m] && !strcmp(s, offset_names[m])) {
+			op->off_mode = (uint8_t)m;
+			return 0;
+		}
+	}
+	if (*s < '0' || *s > '9')
+		return lg_yfail(c, n, "unknown offset '%s' (expected seq, append, last, prev, "
+				"random or a byte offset)", s);
+	op->off_mode = LG_OFF_FIXED;
+	return lg_ysize(c, n, "offset", &op->offset);
+}
+
+/* Random placement: v = range, align, base. Every draw must fit inside off_t. */
+static int offset_random(struct lg_yctx *c, const struct lg_ynode *at,
+			 const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc;
+
+	if (!v[0])
+		return lg_yfail(c, at, "'offset: random' needs 'range'");
+	op->align = op->size ? op->size : 1;
+	rc = lg_ysize(c, v[0], "range", &op->range);
+	if (!rc && v[1])
+		rc = lg_ysize(c, v[1], "align", &op->align);
+	if (!rc && v[2])
+		rc = lg_ysize(c, v[2], "base", &op->offset);
+	if (rc)
+		return rc;
+	if (op->align == 0)
+		return lg_yfail(c, v[1], "'align' must be at least 1");
+	if (op->range < op->size)
+		return lg_yfail(c, v[0], "'range' (%llu) is smaller than 'size' (%llu)",
+				(unsigned long long)op->range, (unsigned long long)op->size);
+	if (op->offset > INT64_MAX || op->range > INT64_MAX - op->offset)
+		return lg_yfail(c, v[0], "'base' + 'range' is past the largest file offset");
+	return 0;
+}
+
+/* v = offset, range, align, base. append_ok: whether 'append' makes sense for the op. */
+static int fill_offset(struct lg_yctx *c, const struct lg_ynode *const *v, bool append_ok,
+		       enum lg_offset_mode def, struct lg_op *op)
+{
+	static const char *const rnames[] = { "range", "align", "base" };
+	int rc;
+
+	op->off_mode = (uint8_t)def;
+	if (v[0] && (rc = offset_mode(c, v[0], op)))
+		return rc;
+	if (op->off_mode == LG_OFF_APPEND && !append_ok)
+		return lg_yfail(c, v[0], "'offset: append' is only for write");
+	if (op->off_mode == LG_OFF_RANDOM)
+		return offset_random(c, v[0], v + 1, op);
+	for (int i = 0; i < 3; i++)
+		if (v[i + 1])
+			return lg_yfail(c, v[i + 1], "'%s' only applies to 'offset: random'",
+					rnames[i]);
+	if (op->off_mode == LG_OFF_FIXED && op->offset > INT64_MAX)
+		return lg_yfail(c, v[0], "'offset' is past the largest file offset");
+	return 0;
+}
+
+/* read, write: file, size, offset, range, align, base, count. */
+static int fill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc)
+		rc = lg_ysize(c, v[1], "size", &op->size);
+	if (!rc && (op->size == 0 || op->size > MAX_IO))
+		return lg_yfail(c, v[1], "'size' must be 1 byte to 1GiB");
+	if (!rc && v[6])
+		rc = lg_ycount(c, v[6], "count", &op->count);
+	if (!rc && op->count == 0)
+		return lg_yfail(c, v[6], "'count' must be at least 1");
+	if (!rc)
+		rc = fill_offset(c, v + 2, op->kind == LG_OP_WRITE, LG_OFF_SEQ, op);
+	if (!rc && op->off_mode == LG_OFF_FIXED &&
+	    (op->count > INT64_MAX / op->size || op->offset > INT64_MAX - op->size * op->count))
+		return lg_yfail(c, v[2], "'offset' + 'size' x 'count' is past the largest file "
+				"offset");
+	return rc;
+}
+
+/* sync_file_range: file, size, offset, range, align, base, flags. */
+static int fill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	unsigned seen = 1u << 1; /* default sfr_flags[1], "write": start writeback, no wait */
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc && v[1])
+		rc = lg_ysize(c, v[1], "size", &op->size);
+	if (!rc)
+		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
+	if (!rc && v[6])
+		rc = flag_set(c, v[6], "flag", sfr_flags, &seen);
+	if (!rc)
+		op->flags = flag_value(sfr_flags, seen);
+	return rc;
+}
+
+/* fadvise: file, size, offset, range, align, base, advice. */
+static int fill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	unsigned seen = 0;
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc && v[1])
+		rc = lg_ysize(c, v[1], "size", &op->size);
+	if (!rc)
+		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
+	if (!rc)
+		rc = one_flag(c, v[6], "advice", fadvice, &seen);
+	if (!rc)
+		op->flags = flag_value(fadvice, seen);
+	return rc;
+}
+
+#define FILE_KEYS { "file" }
+#define PATH_KEYS { "path" }
+#define RANGE_KEYS(last) { "file", "size", "offset", "range", "align", "base", last }
+
+static const struct op_spec op_specs[] = {
+	{ "open", LG_OP_OPEN, false, 0x3, { "path", "as", "flags" }, fill_open },
+	{ "create", LG_OP_OPEN, false, 0x3, { "path", "as", "flags" }, fill_create },
+	{ "close", LG_OP_CLOSE, true, 0x1, FILE_KEYS, fill_file },
+	{ "write", LG_OP_WRITE, false, 0x3, RANGE_KEYS("count"), fill_io },
+	{ "read", LG_OP_READ, false, 0x3, RANGE_KEYS("count"), fill_io },
+	{ "fsync", LG_OP_FSYNC, true, 0x1, FILE_KEYS, fill_file },
+	{ "fdatasync", LG_OP_FDATASYNC, true, 0x1, FILE_KEYS, fill_file },
+	{ "unlink", LG_OP_UNLINK, true, 0x1, PATH_KEYS, fill_path },
+	{ "mkdir", LG_OP_MKDIR, true, 0x1, PATH_KEYS, fill_path },
+	{ "rmdir", LG_OP_RMDIR, true, 0x1, PATH_KEYS, fill_path },
+	{ "rename", LG_OP_RENAME, false, 0x3, { "from", "to" }, fill_rename },
+	{ "stat", LG_OP_STAT, true, 0x1, PATH_KEYS, fill_path },
+	{ "fstat", LG_OP_FSTAT, true, 0x1, FILE_KEYS, fill_file },
+	{ "truncate", LG_OP_TRUNCATE, false, 0x3, { "file", "size" }, fill_truncate },
+	{ "readdir", LG_OP_READDIR, true, 0x1, PATH_KEYS, fill_path },
+	{ "sync_file_range", LG_OP_SYNC_FILE_RANGE, true, 0x1, RANGE_KEYS("flags"), fill_sfr },
+	{ "fadvise", LG_OP_FADVISE, false, 0x41, RANGE_KEYS("advice"), fill_fadvise },
+	{ "syncfs", LG_OP_SYNCFS, true, 0x0, FILE_KEYS, fill_syncfs },
+	{ "sleep", LG_OP_SLEEP, true, 0x1, { "duration" }, fill_sleep },
+};
+
+/* Fill v from the op's value: a mapping of arguments, a scalar for keys[0], or null. */
+static int op_args(struct lg_yctx *c, const struct op_spec *spec, const struct lg_ynode *val,
+		   const char *const *keys, const struct lg_ynode **v)
+{
+	for (size_t i = 0; keys[i]; i++)
+		v[i] = NULL;
+	if (val->kind == LG_YMAP)
+		return lg_ykeys(c, val, spec->name, keys, v);
+	if (lg_yis_null(val))
+		return 0;
+	if (val->kind == LG_YSCALAR && spec->shorthand) {
+		v[0] = val;
+		return 0;
+	}
+	if (spec->shorthand)
+		return lg_yfail(c, val, "'%s' takes a %s or a mapping of arguments, not %s",
+				spec->name, keys[0], lg_ykind_name(val));
+	return lg_yfail(c, val, "'%s' takes a mapping of arguments, not %s", spec->name,
+			lg_ykind_name(val));
+}
+
+static int add(struct lg_yctx *c, const struct lg_op *op, uint32_t *index)
+{
+	return lg_workload_add_op(c->wl, c->phase, op, index) ? lg_ynomem(c) : 0;
+}
+
+static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
+		      const struct lg_ynode *key, const struct lg_ynode *val)
+{
+	const char *keys[MAX_KEYS + 3];
+	const struct lg_ynode *v[MAX_KEYS + 3];
+	struct lg_op op = blank_op(spec->kind, line);
+	size_t nk = 0;
+	int rc;
+
+	while (nk < MAX_KEYS && spec->keys[nk]) {
+		keys[nk] = spec->keys[nk];
+		nk++;
+	}
+	keys[nk] = "expect";
+	keys[nk + 1] = "label";
+	keys[nk + 2] = NULL;
+	rc = op_args(c, spec, val, keys, v);
+	for (size_t i = 0; !rc && i < nk; i++)
+		if ((spec->required & (1u << i)) && !v[i])
+			return lg_yfail(c, key, "'%s' needs '%s'", spec->name, keys[i]);
+	op.count = 1;
+	if (!rc)
+		rc = spec->fill(c, v, &op);
+	if (!rc && v[nk])
+		rc = lg_yexpect(c, v[nk], &op.expect);
+	if (!rc)
+		rc = lg_ylabel(c, v[nk + 1], key, spec->name, &op.type);
+	return rc ? rc : add(c, &op, NULL);
+}
+
+/* The 'do' of repeat or choose: a non-empty list of steps. */
+static int body(struct lg_yctx *c, const struct lg_ynode *seq)
+{
+	if (seq->kind == LG_YSEQ && seq->n == 0)
+		return lg_yfail(c, seq, "'do' must contain at least one step");
+	return lg_ysteps(c, seq, "do");
+}
+
+/* repeat: {count: N, do: [...]} -> LOOP body NEXT. */
+static int compile_repeat(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+			  const struct lg_ynode *val)
+{
+	static const char *const keys[] = { "count", "do", NULL };
+	const struct lg_ynode *v[2];
+	struct lg_op loop = blank_op(LG_OP_LOOP, line), next = blank_op(LG_OP_NEXT, line);
+	uint32_t at;
+	int rc;
+
+	if (val->kind != LG_YMAP)
+		return lg_yfail(c, val, "'repeat' takes a mapping {count: N, do: [steps]}, "
+				"not %s", lg_ykind_name(val));
+	rc = lg_ykeys(c, val, "repeat", keys, v);
+	if (rc)
+		return rc;
+	if (!v[0] || !v[1])
+		return lg_yfail(c, key, "'repeat' needs '%s'", v[0] ? "do" : "count");
+	rc = lg_ycount(c, v[0], "count", &loop.count);
+	if (rc)
+		return rc;
+	loop.slot = next.slot = c->wl->nloops++;
+	rc = add(c, &loop, &at);
+	if (!rc)
+		rc = body(c, v[1]);
+	next.target = at + 1;
+	if (!rc)
+		rc = add(c, &next, NULL);
+	if (!rc)
+		c->wl->ops[c->phase][at].target = (uint32_t)c->wl->nops[c->phase];
+	return rc;
+}
+
+static const char *const alt_keys[] = { "weight", "do", NULL };
+
+/* Check every alternative and append their lg_alts (contiguous, before any nested
+ * choose adds its own); *first gets the index of the first. */
+static int choose_alts(struct lg_yctx *c, const struct lg_ynode *val, uint32_t *first)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < val->n; i++) {
+		const struct lg_ynode *alt = val->items[i], *v[2];
+		uint64_t w = 1;
+		uint32_t idx;
+		int rc;
+
+		if (alt->kind != LG_YMAP)
+			return lg_yfail(c, alt, "a choose alternative must be a mapping "
+					"{weight: W, do: [steps]}, not %s", lg_ykind_name(alt));
+		rc = lg_ykeys(c, alt, "a choose alternative", alt_keys, v);
+		if (!rc && !v[1])
+			return lg_yfail(c, alt, "a choose alternative needs 'do'");
+		if (!rc && v[0])
+			rc = lg_ycount(c, v[0], "weight", &w);
+		if (rc)
+			return rc;
+		if (w > UINT64_MAX - total)
+			return lg_yfail(c, v[0] ? v[0] : alt,
+					"the weights of 'choose' add up past 2^64");
+		total += w;
+		if (lg_workload_add_alt(c->wl, total, 0, &idx))
+			return lg_ynomem(c);
+		if (i == 0)
+			*first = idx;
+	}
+	if (total == 0)
+		return lg_yfail(c, val, "the weights of 'choose' add up to 0");
+	return 0;
+}
+
+/* choose: [{weight: W, do: [...]}, ...] -> CHOOSE, then each body ending in a JUMP past
+ * the last. The jumps are chained through their targets until that index is known. */
+static int compile_choose(struct lg_yctx *c, uint32_t line, const struct lg_ynode *val)
+{
+	struct lg_op op = blank_op(LG_OP_CHOOSE, line), jump = blank_op(LG_OP_JUMP, line);
+	uint32_t first = 0, link = NO_LINK;
+	int rc;
+
+	if (val->kind != LG_YSEQ || val->n == 0)
+		return lg_yfail(c, val, "'choose' takes a non-empty list of "
+				"{weight: W, do: [steps]}");
+	rc = choose_alts(c, val, &first);
+	op.count = val->n;
+	op.target = first;
+	if (!rc)
+		rc = add(c, &op, NULL);
+	for (size_t i = 0; !rc && i < val->n; i++) {
+		const struct lg_ynode *v[2];
+
+		lg_ykeys(c, val->items[i], "a choose alternative", alt_keys, v);
+		c->wl->alts[first + i].target = (uint32_t)c->wl->nops[c->phase];
+		rc = body(c, v[1]);
+		jump.target = link;
+		if (!rc)
+			rc = add(c, &jump, &link);
+	}
+	while (!rc && link != NO_LINK) {
+		struct lg_op *j = &c->wl->ops[c->phase][link];
+
+		link = j->target;
+		j->target = (uint32_t)c->wl->nops[c->phase];
+	}
+	return rc;
+}
+
+/* Common mistake: expect/label written beside the op instead of among its arguments. */
+static int extra_key(struct lg_yctx *c, const struct lg_ynode *op, const struct lg_ynode *k)
+{
+	if (!strcmp(k->text, "expect") || !strcmp(k->text, "label"))
+		return lg_yfail(c, k, "'%s' goes among the arguments of '%s' "
+				"(e.g. '- %s: {..., %s: ...}')", k->text, op->text, op->text,
+				k->text);
+	return lg_yfail(c, k, "a step has exactly one op, but '%s' follows '%s' "
+			"(put it in its own '- ' item or indent it as an argument)", k->text,
+			op->text);
+}
+
+static int step(struct lg_yctx *c, const struct lg_ynode *n)
+{
+	const struct lg_ynode *key, *val;
+	uint32_t line = n->line + 1;
+
+	if (n->kind != LG_YMAP)
+		return lg_yfail(c, n, "a step must be a mapping with one op, such as "
+				"'- stat: f', not %s", lg_ykind_name(n));
+	if (n->n == 0)
+		return lg_yfail(c, n, "empty step: expected one op");
+	if (n->n > 2)
+		return extra_key(c, n->items[0], n->items[2]);
+	key = n->items[0];
+	val = n->items[1];
+	if (!strcmp(key->text, "repeat"))
+		return compile_repeat(c, line, key, val);
+	if (!strcmp(key->text, "choose"))
+		return compile_choose(c, line, val);
+	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
+		if (!strcmp(key->text, op_specs[i].name))
+			return compile_op(c, &op_specs[i], line, key, val);
+	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
+			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
+			"readdir, sync_file_range, fadvise, syncfs, sleep, repeat or choose)",
+			key->text);
+}
+
+int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
+{
+	int rc = 0;
+
+	if (seq->kind != LG_YSEQ)
+		return lg_yfail(c, seq, "'%s' must be a list of steps, not %s", what,
+				lg_ykind_name(seq));
+	for (size_t i = 0; !rc && i < seq->n; i++)
+		rc = step(c, seq->items[i]);
+	return rc;
+}

@@ -1,0 +1,343 @@
+/* libyaml events -> node tree, for the YAML loader.
+ *
+ * The event API is used (not yaml_parser_load) so that anchors and aliases can be
+ * refused as they appear: a workload never needs them, and refusing them removes
+ * "billion laughs" expansion without having to count nodes. The tree is built with an
+ * explicit stack capped at LG_YAML_MAX_DEPTH, so hostile nesting ends in an error, not
+ * a stack overflow in the recursive compiler that walks the tree afterwards. */
+#include "yaml_priv.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+/* State while turning events into a tree. */
+struct builder {
+	struct lg_ynode *stack[LG_YAML_MAX_DEPTH]; /* open collections, innermost last */
+	size_t depth;                              /* entries used in stack */
+	struct lg_ynode *root;                     /* the document's top node (owned) */
+	int ndocs;                                 /* documents seen */
+	bool done;                                 /* stream end reached */
+};
+
+static int vfail_at(struct lg_yctx *c, size_t line, size_t col, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!c->err || c->errlen == 0)
+		return -EINVAL;
+	n = snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->fname, line + 1, col + 1);
+	if (n >= 0 && (size_t)n < c->errlen)
+		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	return -EINVAL;
+}
+
+int lg_yfail_at(struct lg_yctx *c, size_t line, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(c, line, col, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int lg_yfail(struct lg_yctx *c, const struct lg_ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail_at(c, n->line, n->col, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int lg_ynomem(struct lg_yctx *c)
+{
+	if (c->err && c->errlen)
+		snprintf(c->err, c->errlen, "%s: out of memory", c->fname);
+	return -ENOMEM;
+}
+
+void lg_ynode_free(struct lg_ynode *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++)
+		lg_ynode_free(n->items[i]);
+	free(n->items);
+	free(n->text);
+	free(n);
+}
+
+const char *lg_ykind_name(const struct lg_ynode *n)
+{
+	switch (n->kind) {
+	case LG_YSCALAR:
+		return "a scalar";
+	case LG_YSEQ:
+		return "a sequence";
+	default:
+		return "a mapping";
+	}
+}
+
+bool lg_yis_null(const struct lg_ynode *n)
+{
+	return n->kind == LG_YSCALAR && n->plain &&
+	       (!strcmp(n->text, "") || !strcmp(n->text, "~") || !strcmp(n->text, "null") ||
+		!strcmp(n->text, "Null") || !strcmp(n->text, "NULL"));
+}
+
+/* Format "a, b, c" from keys into buf, for "expected ..." hints. */
+static void key_list(const char *const *keys, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; keys[i] && o < len; i++) {
+		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", keys[i]);
+
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
+	     const char *const *keys, const struct lg_ynode **vals)
+{
+	size_t nk = 0;
+
+	while (keys[nk])
+		vals[nk++] = NULL;
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		const struct lg_ynode *k = map->items[i];
+		size_t j = 0;
+
+		while (j < nk && strcmp(keys[j], k->text) != 0)
+			j++;
+		if (j == nk) {
+			char list[256];
+
+			key_list(keys, list, sizeof(list));
+			return lg_yfail(c, k, "unknown key '%s' in %s (expected %s)", k->text,
+					what, list);
+		}
+		if (vals[j])
+			return lg_yfail(c, k, "duplicate key '%s' in %s", k->text, what);
+		vals[j] = map->items[i + 1];
+	}
+	return 0;
+}
+
+/* Byte offset -> 0-based line and column, for reader errors that carry only an offset. */
+static void offset_mark(const char *text, size_t len, size_t off, size_t *line, size_t *col)
+{
+	*line = 0;
+	*col = 0;
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 0;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static int syntax_error(struct lg_yctx *c, const yaml_parser_t *p, const char *text,
+			size_t len)
+{
+	const char *problem = p->problem ? p->problem : "YAML syntax error", *hint;
+	size_t line, col, idx;
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return lg_ynomem(c);
+	if (p->error == YAML_READER_ERROR) {
+		offset_mark(text, len, p->problem_offset, &line, &col);
+		return lg_yfail_at(c, line, col, "%s", problem);
+	}
+	/* Inside {...} or [...] a plain "${x}" ends at the '{': say how to fix that. */
+	idx = p->problem_mark.index;
+	hint = idx > 0 && idx < len && text[idx] == '{' && text[idx - 1] == '$'
+		       ? "; quote values that contain ${...}" : "";
+	if (p->context)
+		return lg_yfail_at(c, p->problem_mark.line, p->problem_mark.column,
+				   "%s (%s at %zu:%zu)%s", problem, p->context,
+				   p->context_mark.line + 1, p->context_mark.column + 1, hint);
+	return lg_yfail_at(c, p->problem_mark.line, p->problem_mark.column, "%s%s", problem,
+			   hint);
+}
+
+/* Explicit tags are only accepted where they restate what the node already is. */
+static int check_tag(struct lg_yctx *c, const yaml_event_t *ev, const char *tag,
+		     enum lg_ynode_kind kind)
+{
+	static const char *const ok[] = {
+		[LG_YSCALAR] = YAML_STR_TAG, [LG_YSEQ] = YAML_SEQ_TAG, [LG_YMAP] = YAML_MAP_TAG,
+	};
+
+	if (!tag || !strcmp(tag, ok[kind]) || (kind == LG_YSCALAR && !strcmp(tag, YAML_INT_TAG)))
+		return 0;
+	return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
+			   "unsupported YAML tag '%s'", tag);
+}
+
+/* Create a node for ev and hang it under the innermost open collection. */
+static int add_node(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev,
+		    enum lg_ynode_kind kind, struct lg_ynode **out)
+{
+	struct lg_ynode *parent = b->depth ? b->stack[b->depth - 1] : NULL;
+	struct lg_ynode *n;
+
+	if (parent && parent->kind == LG_YMAP && parent->n % 2 == 0 && kind != LG_YSCALAR)
+		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
+				   "mapping keys must be scalars");
+	if (parent && parent->n == parent->cap) {
+		size_t ncap = parent->cap ? parent->cap * 2 : 4;
+		void *v = realloc(parent->items, ncap * sizeof(*parent->items));
+
+		if (!v)
+			return lg_ynomem(c);
+		parent->items = v;
+		parent->cap = ncap;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return lg_ynomem(c);
+	n->kind = kind;
+	n->line = (uint32_t)ev->start_mark.line;
+	n->col = (uint32_t)ev->start_mark.column;
+	if (parent)
+		parent->items[parent->n++] = n;
+	else
+		b->root = n;
+	*out = n;
+	return 0;
+}
+
+static int on_scalar(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	struct lg_ynode *n;
+	int rc;
+
+	/* A "\0" escape would silently cut a path or name short: refuse it. */
+	if (memchr(v, '\0', len))
+		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
+				   "NUL character in value");
+	rc = check_tag(c, ev, (const char *)ev->data.scalar.tag, LG_YSCALAR);
+	if (!rc)
+		rc = add_node(c, b, ev, LG_YSCALAR, &n);
+	if (rc)
+		return rc;
+	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	n->text = strndup(v, len);
+	return n->text ? 0 : lg_ynomem(c);
+}
+
+static int on_start(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev,
+		    enum lg_ynode_kind kind, const char *tag)
+{
+	struct lg_ynode *n;
+	int rc;
+
+	if (b->depth == LG_YAML_MAX_DEPTH)
+		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
+				   "nesting deeper than %d levels", LG_YAML_MAX_DEPTH);
+	rc = check_tag(c, ev, tag, kind);
+	if (!rc)
+		rc = add_node(c, b, ev, kind, &n);
+	if (rc)
+		return rc;
+	b->stack[b->depth++] = n;
+	return 0;
+}
+
+/* The anchor of a node event, or NULL. */
+static const char *event_anchor(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return (const char *)ev->data.scalar.anchor;
+	case YAML_SEQUENCE_START_EVENT:
+		return (const char *)ev->data.sequence_start.anchor;
+	case YAML_MAPPING_START_EVENT:
+		return (const char *)ev->data.mapping_start.anchor;
+	default:
+		return NULL;
+	}
+}
+
+static int on_event(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev)
+{
+	size_t line = ev->start_mark.line, col = ev->start_mark.column;
+	const char *anchor = event_anchor(ev);
+
+	if (anchor)
+		return lg_yfail_at(c, line, col, "YAML anchors (&%s) are not supported", anchor);
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (++b->ndocs > 1)
+			return lg_yfail_at(c, line, col,
+					   "a workload is one YAML document; found a second one");
+		return 0;
+	case YAML_ALIAS_EVENT:
+		return lg_yfail_at(c, line, col, "YAML aliases (*%s) are not supported",
+				   (const char *)ev->data.alias.anchor);
+	case YAML_SCALAR_EVENT:
+		return on_scalar(c, b, ev);
+	case YAML_SEQUENCE_START_EVENT:
+		return on_start(c, b, ev, LG_YSEQ, (const char *)ev->data.sequence_start.tag);
+	case YAML_MAPPING_START_EVENT:
+		return on_start(c, b, ev, LG_YMAP, (const char *)ev->data.mapping_start.tag);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		b->depth--;
+		return 0;
+	case YAML_STREAM_END_EVENT:
+		b->done = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out)
+{
+	struct builder b = { .depth = 0 };
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int rc = 0;
+
+	if (!text)
+		text = "";
+	if (!yaml_parser_initialize(&p))
+		return lg_ynomem(c);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (!rc && !b.done) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			rc = syntax_error(c, &p, text, len);
+			break;
+		}
+		rc = on_event(c, &b, &ev);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	if (!rc && (!b.root || lg_yis_null(b.root)))
+		rc = lg_yfail_at(c, 0, 0, "empty workload: expected a mapping with a 'run' section");
+	if (rc) {
+		lg_ynode_free(b.root);
+		return rc;
+	}
+	*out = b.root;
+	return 0;
+}

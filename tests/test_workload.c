@@ -1,0 +1,118 @@
+/* Unit tests of the workload model: builders, path confinement and expansion. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "loadgen/workload.h"
+
+static void test_path_check_accepts(void **state)
+{
+	const char *why = NULL;
+	const char *ok[] = { "a", "a/b", "./a", "a/../b", "a//b/", "client${client}/f",
+			     "a/b/../../c" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_int_equal(lg_path_check(ok[i], &why), 0);
+}
+
+static void test_path_check_rejects(void **state)
+{
+	const char *why = NULL;
+	const char *bad[] = { "", "/etc/passwd", "..", "../x", "a/../../x", ".", "a/..",
+			      "./../a", "a/b/../../.." };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(lg_path_check(bad[i], &why), -EINVAL);
+		assert_non_null(why);
+	}
+	lg_path_check("/x", &why);
+	assert_non_null(strstr(why, "absolute"));
+	lg_path_check("a/../../x", &why);
+	assert_non_null(strstr(why, ".."));
+}
+
+static void test_path_expand(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(lg_path_expand("c${client}/f${client}", 42, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "c42/f42");
+	assert_int_equal(lg_path_expand("shared/x", 7, buf, sizeof(buf)), 8);
+	assert_string_equal(buf, "shared/x");
+	assert_int_equal(lg_path_expand("${client}", 123456, buf, 4), -ENAMETOOLONG);
+	assert_int_equal(lg_path_expand("abcdef", 0, buf, 6), -ENAMETOOLONG);
+	assert_int_equal(lg_path_expand("abcde", 0, buf, 6), 5);
+}
+
+static void test_builders(void **state)
+{
+	struct lg_workload *wl;
+	struct lg_op op = { .kind = LG_OP_WRITE, .size = 65536 };
+	uint32_t a, b, c, idx;
+	uint16_t t1, t2;
+
+	(void)state;
+	assert_int_equal(lg_workload_create(&wl), 0);
+	assert_int_equal(lg_workload_path(wl, "x/y", &a), 0);
+	assert_int_equal(lg_workload_path(wl, "x/z", &b), 0);
+	assert_int_equal(lg_workload_path(wl, "x/y", &c), 0);
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 1);
+	assert_int_equal(c, 0);
+	assert_int_equal(lg_workload_type(wl, "write", &t1), 0);
+	assert_int_equal(lg_workload_type(wl, "read", &t2), 0);
+	assert_int_equal(t2, 1);
+	assert_int_equal(lg_workload_slot(wl, "f", &a), 0);
+	assert_int_equal(lg_workload_find_slot(wl, "f", &b), 0);
+	assert_int_equal(a, b);
+	assert_int_equal(lg_workload_find_slot(wl, "g", &b), -ENOENT);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, &idx), 0);
+	assert_int_equal(idx, 99);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 100);
+	assert_int_equal(wl->max_io, 65536);
+	op.kind = LG_OP_TRUNCATE;
+	op.size = 1 << 30; /* not an I/O size: does not grow the buffer */
+	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_SETUP, &op, NULL), 0);
+	assert_int_equal(wl->max_io, 65536);
+	assert_int_equal(lg_workload_set_param(wl, "size", "4KiB"), 0);
+	assert_string_equal(wl->params[0].value, "4KiB");
+	lg_workload_destroy(wl);
+	lg_workload_destroy(NULL);
+}
+
+static void test_sha256(void **state)
+{
+	struct lg_workload *wl;
+
+	(void)state;
+	assert_int_equal(lg_workload_create(&wl), 0);
+	assert_int_equal(lg_workload_set_source(wl, "n", "s", "abc", 3), 0);
+	/* FIPS 180-2 example */
+	assert_string_equal(wl->sha256,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(wl->name, "n");
+	lg_workload_destroy(wl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_check_accepts),
+		cmocka_unit_test(test_path_check_rejects),
+		cmocka_unit_test(test_path_expand),
+		cmocka_unit_test(test_builders),
+		cmocka_unit_test(test_sha256),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
