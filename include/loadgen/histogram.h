@@ -1,0 +1,48 @@
+/* Log-linear latency histogram with a fixed bucket layout.
+ *
+ * Values are nanoseconds from 0 to LG_HIST_MAX_NS (> 1 hour). Each power of two is cut
+ * into LG_HIST_SUB sub-buckets, so a bucket is at most 1/LG_HIST_SUB of its lower bound
+ * wide; queries answer with the bucket midpoint, within 1/(2*LG_HIST_SUB) (< 1 %) of any
+ * value in it. min, max, sum and count are exact. The layout is the same for every
+ * histogram, so the struct has no pointers: it can live in shared memory, be copied,
+ * and be merged with lg_histogram_add. */
+#ifndef LOADGEN_HISTOGRAM_H
+#define LOADGEN_HISTOGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LG_HIST_SUB_BITS 6                      /* log2 of sub-buckets per power of two */
+#define LG_HIST_SUB (1u << LG_HIST_SUB_BITS)    /* 64 sub-buckets: <= 0.79 % error */
+#define LG_HIST_TOP_BIT 42                      /* highest power of two covered */
+#define LG_HIST_MAX_NS ((UINT64_C(1) << (LG_HIST_TOP_BIT + 1)) - 1) /* ~2.4 hours */
+#define LG_HIST_BUCKETS ((LG_HIST_TOP_BIT - LG_HIST_SUB_BITS + 2) * LG_HIST_SUB)
+
+/* A latency histogram. Zero-initialised memory is NOT valid: call lg_histogram_init. */
+struct lg_histogram {
+	uint64_t count;                    /* values recorded */
+	uint64_t min_ns;                   /* smallest value (UINT64_MAX when empty) */
+	uint64_t max_ns;                   /* largest value (exact, even past the range) */
+	uint64_t sum_ns;                   /* sum of values, for the mean */
+	uint64_t buckets[LG_HIST_BUCKETS]; /* counts per bucket */
+};
+
+/* Empty h (caller-owned memory). */
+void lg_histogram_init(struct lg_histogram *h);
+/* Record one value. Returns false when ns > LG_HIST_MAX_NS: the value is then counted in
+ * the top bucket (so counts stay exact) and max_ns keeps the true value. Never aborts. */
+bool lg_histogram_record(struct lg_histogram *h, uint64_t ns);
+/* Add every count of src into dst. */
+void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src);
+/* Value at percentile pct (0..100): the midpoint of the bucket holding that rank, clamped
+ * to [min, max]; pct 0 gives min, 100 gives max. 0 when empty. */
+uint64_t lg_histogram_percentile(const struct lg_histogram *h, double pct);
+/* Mean of the recorded values (exact), 0 when empty. */
+double lg_histogram_mean(const struct lg_histogram *h);
+/* Bucket index of value ns (values past the range map to the last bucket). */
+size_t lg_histogram_bucket(uint64_t ns);
+/* Bounds of bucket i: values v with *low <= v <= *high fall in it. */
+void lg_histogram_bucket_bounds(size_t i, uint64_t *low, uint64_t *high);
+
+#endif

@@ -1,0 +1,151 @@
+/* Per-client counters and their merge into one run.
+ *
+ * A client only ever writes its own struct lg_client_stats (no locks, no atomics on the
+ * hot path); the master merges them here once the clients have stopped, so nothing in
+ * this file needs to be thread-safe. lg_errno_name/lg_errno_value live in errnames.c. */
+#include "loadgen/stats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lg_client_stats_create(unsigned id, size_t ntypes, struct lg_client_stats **out)
+{
+	struct lg_client_stats *cs;
+
+	if (ntypes > (SIZE_MAX - sizeof(*cs)) / sizeof(cs->types[0]))
+		return -ENOMEM;
+	cs = calloc(1, sizeof(*cs) + ntypes * sizeof(cs->types[0]));
+	if (!cs)
+		return -ENOMEM;
+	cs->id = id;
+	cs->ntypes = ntypes;
+	lg_client_stats_reset(cs);
+	*out = cs;
+	return 0;
+}
+
+void lg_client_stats_reset(struct lg_client_stats *cs)
+{
+	cs->nnotes = 0;
+	memset(cs->notes, 0, sizeof(cs->notes));
+	for (size_t i = 0; i < cs->ntypes; i++) {
+		struct lg_type_stats *t = &cs->types[i];
+
+		t->count = 0;
+		t->errors = 0;
+		t->bytes_read = 0;
+		t->bytes_written = 0;
+		memset(t->errnos, 0, sizeof(t->errnos));
+		lg_histogram_init(&t->hist);
+	}
+}
+
+void lg_client_stats_destroy(struct lg_client_stats *cs)
+{
+	free(cs);
+}
+
+void lg_client_stats_sum(const struct lg_client_stats *cs, struct lg_histogram *hist,
+			 uint64_t *ops, uint64_t *bytes)
+{
+	uint64_t n = 0, b = 0;
+
+	lg_histogram_init(hist);
+	for (size_t i = 0; i < cs->ntypes; i++) {
+		const struct lg_type_stats *t = &cs->types[i];
+
+		lg_histogram_add(hist, &t->hist);
+		n += t->count;
+		b += t->bytes_read + t->bytes_written;
+	}
+	if (ops)
+		*ops = n;
+	if (bytes)
+		*bytes = b;
+}
+
+static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats *src)
+{
+	dst->count += src->count;
+	dst->errors += src->errors;
+	dst->bytes_read += src->bytes_read;
+	dst->bytes_written += src->bytes_written;
+	for (size_t e = 0; e < LG_ERRNO_MAX; e++)
+		dst->errnos[e] += src->errnos[e];
+	lg_histogram_add(&dst->hist, &src->hist);
+}
+
+/* Safe to call again (e.g. after more clients were attached): totals are rebuilt from
+ * scratch. A client with fewer rows than the run contributes the rows it has; rows past
+ * run->ntypes have no label and are ignored. NULL client slots are skipped. */
+int lg_run_merge(struct lg_run *run)
+{
+	struct lg_type_stats *totals = NULL;
+
+	if (run->ntypes) {
+		totals = calloc(run->ntypes, sizeof(*totals));
+		if (!totals)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < run->ntypes; i++)
+		lg_histogram_init(&totals[i].hist);
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+		size_t n;
+
+		if (!cs)
+			continue;
+		n = cs->ntypes < run->ntypes ? cs->ntypes : run->ntypes;
+		for (size_t i = 0; i < n; i++)
+			type_stats_add(&totals[i], &cs->types[i]);
+	}
+	free(run->totals);
+	run->totals = totals;
+	lg_histogram_init(&run->all);
+	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
+	for (size_t i = 0; i < run->ntypes; i++) {
+		lg_histogram_add(&run->all, &totals[i].hist);
+		run->ops += totals[i].count;
+		run->errors += totals[i].errors;
+		run->bytes_read += totals[i].bytes_read;
+		run->bytes_written += totals[i].bytes_written;
+	}
+	return 0;
+}
+
+int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv)
+{
+	if (run->ntimeline == run->cap_timeline) {
+		size_t cap = run->cap_timeline ? 2 * run->cap_timeline : 64;
+		struct lg_interval *t;
+
+		if (cap > SIZE_MAX / sizeof(*t))
+			return -ENOMEM;
+		t = realloc(run->timeline, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		run->timeline = t;
+		run->cap_timeline = cap;
+	}
+	run->timeline[run->ntimeline++] = *iv;
+	return 0;
+}
+
+void lg_run_clear(struct lg_run *run)
+{
+	if (!run)
+		return;
+	if (run->clients) {
+		for (unsigned c = 0; c < run->nclients; c++)
+			lg_client_stats_destroy(run->clients[c]);
+		free(run->clients);
+	}
+	free(run->totals);
+	free(run->timeline);
+	run->clients = NULL;
+	run->nclients = 0;
+	run->totals = NULL;
+	run->timeline = NULL;
+	run->ntimeline = run->cap_timeline = 0;
+}
