@@ -1,0 +1,137 @@
+/* Human-readable output, shaped like dbench's so existing eyes and scripts feel at home:
+ * the per-second progress line, and a final table in milliseconds followed by the
+ * "Throughput ... MB/sec" line that dbench users grep for. */
+#include "loadgen/report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define LABEL_MIN 20 /* width of the Operation column; wider labels widen it */
+#define COL 10       /* width of each numeric column */
+#define MAX_NOTES LG_FIRST_ERRORS /* unexpected results quoted, over all clients */
+
+void lg_report_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
+			const char *phase, int secs, double max_latency_ms)
+{
+	/* dbench's "%4d %8d ..." with the types we hold: same text for every value an int
+	 * could show, and no wrap past 2^31 ops. */
+	fprintf(out, "%4u %8" PRIu64 " %7.2f MB/sec  %s %3d sec  latency %.3f ms\n", clients,
+		ops, mbps, phase, secs, max_latency_ms);
+}
+
+static const char *type_label(const struct lg_run *run, size_t i)
+{
+	return run->type_names && run->type_names[i] ? run->type_names[i] : "?";
+}
+
+static const char *expect_name(int32_t expect)
+{
+	return expect == LG_EXPECT_ANY ? "any" : lg_errno_name(expect);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static int label_width(const struct lg_run *run)
+{
+	size_t w = LABEL_MIN;
+
+	for (size_t i = 0; i < run->ntypes; i++) {
+		size_t n = strlen(type_label(run, i)) + 1;
+
+		if (n > w)
+			w = n;
+	}
+	return (int)w;
+}
+
+static void print_rule(FILE *out, int w)
+{
+	fputc(' ', out);
+	for (int i = 0; i < w + 6 * COL; i++)
+		fputc('-', out);
+	fputc('\n', out);
+}
+
+static void print_table(FILE *out, const struct lg_run *run, int w)
+{
+	fprintf(out, "\n %-*s%*s%*s%*s%*s%*s%*s\n", w, "Operation", COL, "Count", COL, "AvgLat",
+		COL, "p50", COL, "p99", COL, "p99.9", COL, "MaxLat");
+	print_rule(out, w);
+	for (size_t i = 0; i < run->ntypes; i++) {
+		const struct lg_type_stats *t = &run->totals[i];
+
+		if (t->count == 0)
+			continue;
+		fprintf(out, " %-*s%*" PRIu64 "%*.3f%*.3f%*.3f%*.3f%*.3f\n", w, type_label(run, i),
+			COL, t->count, COL, lg_histogram_mean(&t->hist) / 1e6, COL,
+			ms(lg_histogram_percentile(&t->hist, 50)), COL,
+			ms(lg_histogram_percentile(&t->hist, 99)), COL,
+			ms(lg_histogram_percentile(&t->hist, 99.9)), COL, ms(t->hist.max_ns));
+	}
+}
+
+/* Per type: how many results were unexpected, and which errno each gave ("OK" for a
+ * success where a failure was expected). */
+static void print_errors(FILE *out, const struct lg_run *run, int w)
+{
+	fprintf(out, "\n %-*s%*s  %s\n", w, "Unexpected results", COL, "Count", "By result");
+	for (size_t i = 0; i < run->ntypes; i++) {
+		const struct lg_type_stats *t = &run->totals[i];
+
+		if (t->errors == 0)
+			continue;
+		fprintf(out, " %-*s%*" PRIu64 " ", w, type_label(run, i), COL, t->errors);
+		for (int e = 0; e < LG_ERRNO_MAX; e++)
+			if (t->errnos[e])
+				fprintf(out, " %s=%" PRIu64, lg_errno_name(e), t->errnos[e]);
+		fputc('\n', out);
+	}
+}
+
+/* Where the first unexpected results happened, so the user can find the op. */
+static void print_notes(FILE *out, const struct lg_run *run)
+{
+	uint64_t shown = 0;
+
+	for (unsigned c = 0; c < run->nclients && shown < MAX_NOTES; c++) {
+		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+
+		for (size_t k = 0; cs && k < cs->nnotes && shown < MAX_NOTES; k++) {
+			const struct lg_error_note *n = &cs->notes[k];
+			const char *type = n->type < run->ntypes ? type_label(run, n->type) : "?";
+
+			fprintf(out, " client %u: line %" PRIu32 ": %s got %s, expected %s\n",
+				cs->id, n->line, type, lg_errno_name(n->got), expect_name(n->expect));
+			shown++;
+		}
+	}
+	if (run->errors > shown && shown > 0)
+		fprintf(out, " ... and %" PRIu64 " more\n", run->errors - shown);
+}
+
+void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
+{
+	double secs = run->duration_s > 0 ? run->duration_s : 0;
+	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
+	double ops = secs ? (double)run->ops / secs : 0;
+	int w = label_width(run);
+
+	(void)cfg; /* the layout depends only on the run today; kept for options to come */
+	if (run->totals)
+		print_table(out, run, w);
+	if (run->errors && run->totals)
+		print_errors(out, run, w);
+	if (run->errors)
+		print_notes(out, run);
+	/* dbench runs one process per client; each of our threads stands for one. */
+	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
+		run->nclients, run->nclients, ms(run->all.max_ns));
+	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
+		ops, run->bytes_read, run->bytes_written, secs);
+	if (run->status == LG_RUN_INTERRUPTED)
+		fprintf(out, "Interrupted: the run stopped early; figures cover the %.3f s "
+			     "measured before the stop\n", secs);
+}

@@ -1,0 +1,509 @@
+/* The result file, schema "loadgen-result/1".
+ *
+ * Each part of the document has a small builder returning a new reference or NULL.
+ * They are combined with json_pack, which takes over ("steals") every "o" value even
+ * when it fails, so one NULL anywhere makes the whole build fail without leaking the
+ * rest. Counts are JSON integers; rates, durations and means are reals. Strings from
+ * outside (argv, paths, labels, parameters) are repaired to valid UTF-8 first, because
+ * jansson refuses anything else and one odd byte must not cost the user the results.
+ * Keys keep insertion order (jansson >= 2.8), so files read in a stable order. */
+#include "loadgen/result_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loadgen/sysinfo.h"
+
+#ifndef LOADGEN_VERSION
+#define LOADGEN_VERSION "0.0.0"
+#endif
+
+#define SCHEMA "loadgen-result/1"
+#define TMP_NAME ".loadgen-result.XXXXXX" /* temporary file, next to the destination */
+
+#define I(x) ((json_int_t)(x)) /* json_pack "I" takes json_int_t; uint64 counts fit */
+
+/* json_real refuses NaN and infinities; a rate over a zero-length interval must not
+ * fail the whole document. */
+static double fin(double x)
+{
+	return isfinite(x) ? x : 0.0;
+}
+
+static double per_s(double x, double secs)
+{
+	return secs > 0 ? fin(x / secs) : 0.0;
+}
+
+/* Length of the valid UTF-8 sequence at s (no overlongs, surrogates or > U+10FFFF),
+ * or 0 when the byte at s does not start one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A JSON string of s with each invalid byte replaced by U+FFFD; JSON null for NULL.
+ * NULL only when out of memory. */
+static json_t *jstr(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *buf, *o;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	o = buf = malloc(3 * strlen(s) + 1); /* each bad byte grows to 3 */
+	if (!buf)
+		return NULL;
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+/* obj[key] = v, with key repaired like jstr. Takes v. 0 or -ENOMEM. */
+static int put(json_t *obj, const char *key, json_t *v)
+{
+	json_t *k = jstr(key ? key : "?");
+	int rc = -ENOMEM;
+
+	if (k && v && json_object_set_new(obj, json_string_value(k), v) == 0)
+		rc = 0;
+	else if (!k)
+		json_decref(v);
+	json_decref(k);
+	return rc;
+}
+
+static const char *type_label(const struct lg_run *run, size_t i)
+{
+	return run->type_names && i < run->ntypes && run->type_names[i] ? run->type_names[i]
+									 : "?";
+}
+
+static const char *expect_name(int32_t expect)
+{
+	return expect == LG_EXPECT_ANY ? "any" : lg_errno_name(expect);
+}
+
+static json_t *latency_json(const struct lg_histogram *h)
+{
+	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
+			 "min", I(lg_histogram_percentile(h, 0)),
+			 "mean", fin(lg_histogram_mean(h)),
+			 "p50", I(lg_histogram_percentile(h, 50)),
+			 "p90", I(lg_histogram_percentile(h, 90)),
+			 "p99", I(lg_histogram_percentile(h, 99)),
+			 "p999", I(lg_histogram_percentile(h, 99.9)),
+			 "p9999", I(lg_histogram_percentile(h, 99.99)),
+			 "max", I(lg_histogram_percentile(h, 100)));
+}
+
+/* Non-empty buckets as [low_ns, high_ns, count]. The top bucket also holds values past
+ * the range, so its high end is stretched to the true maximum. */
+static json_t *histogram_json(const struct lg_histogram *h)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < LG_HIST_BUCKETS; i++) {
+		uint64_t low, high;
+
+		if (!h->buckets[i])
+			continue;
+		lg_histogram_bucket_bounds(i, &low, &high);
+		if (i == LG_HIST_BUCKETS - 1 && h->max_ns > high)
+			high = h->max_ns;
+		if (json_array_append_new(a, json_pack("[I, I, I]", I(low), I(high),
+							 I(h->buckets[i]))) != 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *errnos_json(const struct lg_type_stats *t)
+{
+	json_t *o = json_object();
+
+	for (int e = 0; o && e < LG_ERRNO_MAX; e++) {
+		if (t->errnos[e] && put(o, lg_errno_name(e), json_integer(I(t->errnos[e])))) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *type_json(const struct lg_type_stats *t)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+			 "count", I(t->count),
+			 "errors", I(t->errors),
+			 "bytes", I(t->bytes_read + t->bytes_written),
+			 "bytes_read", I(t->bytes_read),
+			 "bytes_written", I(t->bytes_written),
+			 "errors_by_errno", errnos_json(t),
+			 "latency_ns", latency_json(&t->hist),
+			 "histogram", histogram_json(&t->hist));
+}
+
+static json_t *types_json(const struct lg_run *run)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && run->totals && i < run->ntypes; i++) {
+		const struct lg_type_stats *t = &run->totals[i];
+
+		if ((t->count || t->errors) && put(o, type_label(run, i), type_json(t))) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *client_json(const struct lg_client_stats *cs, double secs)
+{
+	struct lg_histogram *h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack */
+	uint64_t ops, bytes, errors = 0;
+	json_t *j;
+
+	if (!h)
+		return NULL;
+	lg_client_stats_sum(cs, h, &ops, &bytes);
+	for (size_t i = 0; i < cs->ntypes; i++)
+		errors += cs->types[i].errors;
+	j = json_pack("{s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+		      "id", I(cs->id),
+		      "ops", I(ops),
+		      "errors", I(errors),
+		      "bytes", I(bytes),
+		      "throughput_mbps", per_s((double)bytes / 1e6, secs),
+		      "latency_ns", latency_json(h),
+		      "histogram", histogram_json(h));
+	free(h);
+	return j;
+}
+
+static json_t *clients_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
+		if (!run->clients[c])
+			continue;
+		if (json_array_append_new(a, client_json(run->clients[c], run->duration_s))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *timeline_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < run->ntimeline; i++) {
+		const struct lg_interval *iv = &run->timeline[i];
+
+		if (json_array_append_new(a, json_pack("{s:f, s:I, s:I, s:f, s:f}",
+			"t_s", fin(iv->t_s), "ops", I(iv->ops), "bytes", I(iv->bytes),
+			"mbps", fin(iv->mbps),
+			"max_latency_ms", (double)iv->max_latency_ns / 1e6))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *notes_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+
+		for (size_t k = 0; a && cs && k < cs->nnotes && k < LG_FIRST_ERRORS; k++) {
+			const struct lg_error_note *n = &cs->notes[k];
+
+			if (json_array_append_new(a, json_pack("{s:I, s:I, s:o, s:s, s:s}",
+				"client", I(cs->id), "line", I(n->line),
+				"type", jstr(type_label(run, n->type)),
+				"got", lg_errno_name(n->got),
+				"expected", expect_name(n->expect)))) {
+				json_decref(a);
+				a = NULL;
+			}
+		}
+	}
+	return a;
+}
+
+static json_t *run_json(const struct lg_run *run)
+{
+	double secs = run->duration_s;
+
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f,"
+			 " s:o, s:o, s:o, s:o, s:o}",
+			 "status", run->status == LG_RUN_INTERRUPTED ? "interrupted" : "complete",
+			 "duration_s", fin(secs),
+			 "bytes_read", I(run->bytes_read),
+			 "bytes_written", I(run->bytes_written),
+			 "ops", I(run->ops),
+			 "errors", I(run->errors),
+			 "throughput_mbps",
+			 per_s((double)(run->bytes_read + run->bytes_written) / 1e6, secs),
+			 "ops_per_s", per_s((double)run->ops, secs),
+			 "max_latency_ms", (double)run->all.max_ns / 1e6,
+			 "latency_ns", latency_json(&run->all),
+			 "ops_by_type", types_json(run),
+			 "clients", clients_json(run),
+			 "timeline", timeline_json(run),
+			 "error_notes", notes_json(run));
+}
+
+static json_t *params_json(const struct lg_workload *wl)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < wl->nparams; i++) {
+		if (put(o, wl->params[i].name, jstr(wl->params[i].value))) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *workload_json(const struct lg_workload *wl)
+{
+	if (!wl)
+		return json_null();
+	return json_pack("{s:o, s:o, s:s, s:o}", "name", jstr(wl->name), "source",
+			 jstr(wl->source), "sha256", wl->sha256, "params", params_json(wl));
+}
+
+static json_t *command_json(const struct lg_config *cfg)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < cfg->argc && cfg->argv; i++) {
+		if (json_array_append_new(a, jstr(cfg->argv[i]))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* The seed goes out as its two's-complement json_int_t: a reader casting back to
+ * uint64 gets it exactly, even above INT64_MAX. */
+static json_t *config_json(const struct lg_config *cfg)
+{
+	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I}",
+			 "clients", I(cfg->clients),
+			 "mode", jstr(cfg->mode),
+			 "time_s", fin(cfg->time_s),
+			 "warmup_s", fin(cfg->warmup_s),
+			 "run_once", (int)cfg->run_once,
+			 "directory", jstr(cfg->directory),
+			 "seed", I(cfg->seed));
+}
+
+json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_workload *wl,
+			     const struct lg_run *runs, size_t nruns)
+{
+	json_t *env = NULL, *a = json_array();
+
+	for (size_t i = 0; a && i < nruns; i++) {
+		if (json_array_append_new(a, run_json(&runs[i]))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	if (lg_sysinfo_json(&env) != 0)
+		env = NULL;
+	return json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o}",
+			 "schema", SCHEMA,
+			 "loadgen", "version", LOADGEN_VERSION,
+			 "command", command_json(cfg),
+			 "env", env,
+			 "workload", workload_json(wl),
+			 "config", config_json(cfg),
+			 "runs", a);
+}
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+int lg_result_json_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *copy, *dir;
+	int rc = 0;
+
+	if (!path || !*path)
+		return fail(err, errlen, -EINVAL, "%s: empty path", path ? path : "(null)");
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return fail(err, errlen, -EISDIR, "%s: is a directory", path);
+		/* rename() would replace a device node or FIFO instead of writing to it */
+		if (!S_ISREG(st.st_mode))
+			return fail(err, errlen, -EINVAL, "%s: not a regular file", path);
+	} else if (errno != ENOENT && errno != ENOTDIR) {
+		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	}
+	copy = strdup(path);
+	if (!copy)
+		return fail(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0)
+		rc = fail(err, errlen, -errno, "%s: directory %s: %s", path, dir,
+			  strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = fail(err, errlen, -ENOTDIR, "%s: %s is not a directory", path, dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		rc = fail(err, errlen, -errno, "%s: cannot create files in %s: %s", path, dir,
+			  strerror(errno));
+	free(copy);
+	return rc;
+}
+
+/* mkstemp makes 0600 files; give the result the mode a plain fopen would. umask can
+ * only be read by setting it, which is safe here: the clients have been joined. */
+static void chmod_like_fopen(int fd)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+}
+
+/* Make the rename durable. Best effort: some filesystems refuse fsync on directories,
+ * and the file itself is already safe. */
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+/* Dump doc into the open temporary fd (closed on return). 0 or a negative errno. */
+static int dump_fd(int fd, json_t *doc)
+{
+	FILE *f = fdopen(fd, "w");
+	int rc = 0;
+
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	errno = 0;
+	if (json_dumpf(doc, f, JSON_INDENT(2)) != 0 || fputc('\n', f) == EOF || fflush(f) != 0)
+		rc = errno ? -errno : -EIO;
+	else if (fsync(fileno(f)) != 0)
+		rc = -errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+int lg_result_json_write(const char *path, json_t *doc, char *err, size_t errlen)
+{
+	char *copy = strdup(path), *tmp = NULL, *dir;
+	int fd, rc = -ENOMEM;
+
+	if (!copy)
+		goto out;
+	dir = dirname(copy);
+	if (asprintf(&tmp, "%s/%s", dir, TMP_NAME) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	chmod_like_fopen(fd);
+	rc = dump_fd(fd, doc);
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	else
+		sync_dir(dir);
+out:
+	if (rc != 0)
+		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	free(tmp);
+	free(copy);
+	return rc;
+}

@@ -1,0 +1,432 @@
+/* Result JSON: the built document for a hand-made run, the atomic write and its
+ * reload, and the destination checks. */
+#include "loadgen/result_json.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static const char *const names[] = { "ReadX", "WriteX", "Unused" };
+static char *argv_[] = { "loadgen", "-t", "2", "--json", "out.json", "2", NULL };
+
+static void op(struct lg_client_stats *cs, size_t type, uint64_t ns, uint64_t rd, uint64_t wr)
+{
+	cs->types[type].count++;
+	cs->types[type].bytes_read += rd;
+	cs->types[type].bytes_written += wr;
+	lg_histogram_record(&cs->types[type].hist, ns);
+}
+
+/* Two clients, two used types. ReadX: 1 and 3 ms (client 0), 2 ms (client 1); WriteX:
+ * 0.5 ms from client 1 that failed with ENOSPC; ReadX once succeeded where ENOENT was
+ * expected (client 0, line 7). */
+static void make_run(struct lg_run *run)
+{
+	struct lg_interval iv1 = { 1.0, 3, 196608, 0.196608, 3000000 };
+	struct lg_interval iv2 = { 2.0, 1, 1000000, 1.0, 500000 };
+
+	memset(run, 0, sizeof(*run));
+	run->duration_s = 2.0;
+	run->nclients = 2;
+	run->ntypes = 3;
+	run->type_names = names;
+	run->clients = calloc(2, sizeof(*run->clients));
+	assert_non_null(run->clients);
+	assert_int_equal(lg_client_stats_create(0, 3, &run->clients[0]), 0);
+	assert_int_equal(lg_client_stats_create(1, 3, &run->clients[1]), 0);
+	op(run->clients[0], 0, 1000000, 65536, 0);
+	op(run->clients[0], 0, 3000000, 65536, 0);
+	op(run->clients[1], 0, 2000000, 65536, 0);
+	op(run->clients[1], 1, 500000, 0, 1000000);
+	run->clients[0]->types[0].errors = 1;
+	run->clients[0]->types[0].errnos[0] = 1;
+	run->clients[0]->notes[0] = (struct lg_error_note){ 7, 0, 0, ENOENT };
+	run->clients[0]->nnotes = 1;
+	run->clients[1]->types[1].errors = 1;
+	run->clients[1]->types[1].errnos[ENOSPC] = 1;
+	run->clients[1]->notes[0] = (struct lg_error_note){ 42, 1, ENOSPC, 0 };
+	run->clients[1]->nnotes = 1;
+	assert_int_equal(lg_run_merge(run), 0);
+	assert_int_equal(lg_run_add_interval(run, &iv1), 0);
+	assert_int_equal(lg_run_add_interval(run, &iv2), 0);
+}
+
+static void make_workload(struct lg_workload **wl)
+{
+	static const char text[] = "name: smoke\n";
+
+	assert_int_equal(lg_workload_create(wl), 0);
+	assert_int_equal(lg_workload_set_source(*wl, "smoke", "tests/smoke.yaml", text,
+						sizeof(text) - 1), 0);
+	assert_int_equal(lg_workload_set_param(*wl, "size", "4k"), 0);
+	assert_int_equal(lg_workload_set_param(*wl, "files", "10"), 0);
+}
+
+static struct lg_config make_config(void)
+{
+	return (struct lg_config){ .clients = 2, .mode = "threads", .directory = "/tmp",
+				   .time_s = 2, .warmup_s = 0.5, .seed = 99,
+				   .argc = 6, .argv = argv_ };
+}
+
+static json_int_t geti(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		fail_msg("%s is not an integer", key);
+	return json_integer_value(v);
+}
+
+static double getr(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_real(v))
+		fail_msg("%s is not a real", key);
+	return json_real_value(v);
+}
+
+static const char *gets(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v))
+		fail_msg("%s is not a string", key);
+	return json_string_value(v);
+}
+
+static void assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fabs(want) + 1e-12)
+		fail_msg("got %.17g want %.17g", got, want);
+}
+
+static void check_header(json_t *doc)
+{
+	static const char *const order[] = { "schema", "loadgen", "command", "env",
+					     "workload", "config", "runs" };
+	struct utsname u;
+	json_t *env = json_object_get(doc, "env"), *wl = json_object_get(doc, "workload");
+	json_t *cfg = json_object_get(doc, "config"), *cmd = json_object_get(doc, "command");
+	void *it = json_object_iter(doc);
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++, it = json_object_iter_next(doc, it))
+		assert_string_equal(json_object_iter_key(it), order[i]); /* insertion order */
+	assert_null(it);
+	assert_string_equal(gets(doc, "schema"), "loadgen-result/1");
+	assert_string_equal(gets(json_object_get(doc, "loadgen"), "version"), LOADGEN_VERSION);
+	assert_int_equal(json_array_size(cmd), 6);
+	assert_string_equal(json_string_value(json_array_get(cmd, 3)), "--json");
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(gets(env, "kernel"), u.release);
+	assert_string_equal(gets(env, "kernel_version"), u.version);
+	assert_string_equal(gets(env, "hostname"), u.nodename);
+	assert_string_equal(gets(env, "arch"), u.machine);
+	assert_string_equal(gets(wl, "name"), "smoke");
+	assert_string_equal(gets(wl, "source"), "tests/smoke.yaml");
+	assert_int_equal(strlen(gets(wl, "sha256")), 64);
+	assert_string_equal(gets(json_object_get(wl, "params"), "size"), "4k");
+	assert_string_equal(gets(json_object_get(wl, "params"), "files"), "10");
+	assert_int_equal(geti(cfg, "clients"), 2);
+	assert_string_equal(gets(cfg, "mode"), "threads");
+	assert_near(getr(cfg, "time_s"), 2);
+	assert_near(getr(cfg, "warmup_s"), 0.5);
+	assert_true(json_is_false(json_object_get(cfg, "run_once")));
+	assert_string_equal(gets(cfg, "directory"), "/tmp");
+	assert_int_equal(geti(cfg, "seed"), 99);
+}
+
+/* Latencies follow the histogram; hand-worked for ReadX {1, 2, 3} ms: p50 is the
+ * midpoint of 2 ms's bucket [1998848, 2015231]; p90 and up, 3 ms's bucket midpoint
+ * 2998271 (under the max, so not clamped). */
+static void check_readx(json_t *t)
+{
+	json_t *lat = json_object_get(t, "latency_ns"), *h = json_object_get(t, "histogram");
+	json_int_t total = 0;
+
+	assert_int_equal(geti(t, "count"), 3);
+	assert_int_equal(geti(t, "errors"), 1);
+	assert_int_equal(geti(t, "bytes"), 196608);
+	assert_int_equal(geti(t, "bytes_read"), 196608);
+	assert_int_equal(geti(t, "bytes_written"), 0);
+	assert_int_equal(json_object_size(json_object_get(t, "errors_by_errno")), 1);
+	assert_int_equal(geti(json_object_get(t, "errors_by_errno"), "OK"), 1);
+	assert_int_equal(geti(lat, "min"), 1000000);
+	assert_near(getr(lat, "mean"), 2000000);
+	assert_int_equal(geti(lat, "p50"), 2007039);
+	assert_int_equal(geti(lat, "p90"), 2998271);
+	assert_int_equal(geti(lat, "p99"), 2998271);
+	assert_int_equal(geti(lat, "p999"), 2998271);
+	assert_int_equal(geti(lat, "p9999"), 2998271);
+	assert_int_equal(geti(lat, "max"), 3000000);
+	assert_int_equal(json_array_size(h), 3);
+	for (size_t i = 0; i < json_array_size(h); i++) {
+		json_t *b = json_array_get(h, i);
+		json_int_t low = json_integer_value(json_array_get(b, 0));
+		json_int_t high = json_integer_value(json_array_get(b, 1));
+
+		assert_int_equal(json_array_size(b), 3);
+		assert_true(low <= high);
+		total += json_integer_value(json_array_get(b, 2));
+	}
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(h, 1), 0)), 1998848);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(h, 1), 1)), 2015231);
+	assert_int_equal(total, 3);
+}
+
+static void check_run(json_t *r)
+{
+	json_t *types = json_object_get(r, "ops_by_type"), *w, *cl, *tl, *notes, *n;
+
+	assert_string_equal(gets(r, "status"), "complete");
+	assert_near(getr(r, "duration_s"), 2.0);
+	assert_int_equal(geti(r, "bytes_read"), 196608);
+	assert_int_equal(geti(r, "bytes_written"), 1000000);
+	assert_int_equal(geti(r, "ops"), 4);
+	assert_int_equal(geti(r, "errors"), 2);
+	assert_near(getr(r, "throughput_mbps"), 0.598304);
+	assert_near(getr(r, "ops_per_s"), 2.0);
+	assert_near(getr(r, "max_latency_ms"), 3.0);
+	assert_int_equal(geti(json_object_get(r, "latency_ns"), "min"), 500000);
+	assert_int_equal(geti(json_object_get(r, "latency_ns"), "max"), 3000000);
+	assert_int_equal(json_object_size(types), 2); /* "Unused" had no ops */
+	check_readx(json_object_get(types, "ReadX"));
+	w = json_object_get(types, "WriteX");
+	assert_int_equal(geti(w, "bytes"), 1000000);
+	assert_int_equal(geti(json_object_get(w, "errors_by_errno"), "ENOSPC"), 1);
+	assert_int_equal(geti(json_object_get(w, "latency_ns"), "p50"), 500000);
+	cl = json_object_get(r, "clients");
+	assert_int_equal(json_array_size(cl), 2);
+	assert_int_equal(geti(json_array_get(cl, 1), "id"), 1);
+	assert_int_equal(geti(json_array_get(cl, 1), "ops"), 2);
+	assert_int_equal(geti(json_array_get(cl, 1), "bytes"), 65536 + 1000000);
+	assert_near(getr(json_array_get(cl, 1), "throughput_mbps"), 1065536 / 2.0 / 1e6);
+	assert_int_equal(geti(json_object_get(json_array_get(cl, 1), "latency_ns"), "min"),
+			 500000);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(cl, 0), "histogram")), 2);
+	tl = json_object_get(r, "timeline");
+	assert_int_equal(json_array_size(tl), 2);
+	assert_near(getr(json_array_get(tl, 1), "t_s"), 2.0);
+	assert_int_equal(geti(json_array_get(tl, 0), "ops"), 3);
+	assert_int_equal(geti(json_array_get(tl, 1), "bytes"), 1000000);
+	assert_near(getr(json_array_get(tl, 1), "mbps"), 1.0);
+	assert_near(getr(json_array_get(tl, 0), "max_latency_ms"), 3.0);
+	notes = json_object_get(r, "error_notes");
+	assert_int_equal(json_array_size(notes), 2);
+	n = json_array_get(notes, 1);
+	assert_int_equal(geti(n, "client"), 1);
+	assert_int_equal(geti(n, "line"), 42);
+	assert_string_equal(gets(n, "type"), "WriteX");
+	assert_string_equal(gets(n, "got"), "ENOSPC");
+	assert_string_equal(gets(n, "expected"), "OK");
+	assert_string_equal(gets(json_array_get(notes, 0), "got"), "OK");
+	assert_string_equal(gets(json_array_get(notes, 0), "expected"), "ENOENT");
+}
+
+static void test_build(void **state)
+{
+	struct lg_run runs[2];
+	struct lg_workload *wl;
+	struct lg_config cfg = make_config();
+	json_t *doc;
+
+	(void)state;
+	make_run(&runs[0]);
+	make_run(&runs[1]);
+	runs[1].status = LG_RUN_INTERRUPTED;
+	make_workload(&wl);
+	doc = lg_result_json_build(&cfg, wl, runs, 2);
+	assert_non_null(doc);
+	check_header(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 2);
+	check_run(json_array_get(json_object_get(doc, "runs"), 0));
+	assert_string_equal(gets(json_array_get(json_object_get(doc, "runs"), 1), "status"),
+			    "interrupted");
+	json_decref(doc);
+	lg_workload_destroy(wl);
+	lg_run_clear(&runs[0]);
+	lg_run_clear(&runs[1]);
+}
+
+/* Nothing measured, no workload, odd bytes in argv, an infinite rate, a value past
+ * the histogram's range: the document is still built. */
+static void test_build_edge_cases(void **state)
+{
+	char bad[] = { 'x', (char)0xff, 'y', (char)0xc3, '\0' };
+	char *argv[] = { "loadgen", bad, NULL };
+	struct lg_config cfg = make_config();
+	struct lg_interval iv = { 1.0, 0, 0, INFINITY, 0 };
+	struct lg_run run;
+	json_t *doc, *r, *h, *last;
+
+	(void)state;
+	cfg.argc = 2;
+	cfg.argv = argv;
+	cfg.directory = NULL;
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_int_equal(lg_run_add_interval(&run, &iv), 0);
+	doc = lg_result_json_build(&cfg, NULL, &run, 1);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(doc, "command"), 1)),
+			    "x\xEF\xBF\xBDy\xEF\xBF\xBD");
+	assert_true(json_is_null(json_object_get(doc, "workload")));
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "config"), "directory")));
+	r = json_array_get(json_object_get(doc, "runs"), 0);
+	assert_int_equal(json_object_size(json_object_get(r, "ops_by_type")), 0);
+	assert_int_equal(geti(json_object_get(r, "latency_ns"), "min"), 0);
+	assert_near(getr(r, "throughput_mbps"), 0);
+	assert_near(getr(json_array_get(json_object_get(r, "timeline"), 0), "mbps"), 0);
+	json_decref(doc);
+	lg_run_clear(&run);
+
+	make_run(&run);
+	lg_histogram_record(&run.clients[0]->types[0].hist, LG_HIST_MAX_NS + 1000);
+	run.clients[0]->types[0].count++;
+	assert_int_equal(lg_run_merge(&run), 0);
+	doc = lg_result_json_build(&cfg, NULL, &run, 1);
+	assert_non_null(doc);
+	r = json_array_get(json_object_get(doc, "runs"), 0);
+	h = json_object_get(json_object_get(json_object_get(r, "ops_by_type"), "ReadX"),
+			    "histogram");
+	last = json_array_get(h, json_array_size(h) - 1);
+	assert_int_equal(json_integer_value(json_array_get(last, 1)), LG_HIST_MAX_NS + 1000);
+	json_decref(doc);
+	lg_run_clear(&run);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_write_reload(void **state)
+{
+	char dir[] = "/tmp/lg_result_json.XXXXXX", path[128], err[256] = "";
+	struct lg_run run;
+	struct lg_workload *wl;
+	struct lg_config cfg = make_config();
+	struct stat st;
+	json_error_t jerr;
+	json_t *doc, *back;
+	mode_t mask = umask(022);
+
+	(void)state;
+	umask(mask);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	make_run(&run);
+	make_workload(&wl);
+	doc = lg_result_json_build(&cfg, wl, &run, 1);
+	assert_non_null(doc);
+	assert_int_equal(lg_result_json_check(path, err, sizeof(err)), 0);
+	assert_int_equal(lg_result_json_write(path, doc, err, sizeof(err)), 0);
+	assert_int_equal(lg_result_json_check(path, err, sizeof(err)), 0); /* may overwrite */
+	assert_int_equal(lg_result_json_write(path, doc, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(dir), 1); /* no temporary left behind */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+	back = json_load_file(path, 0, &jerr);
+	if (!back)
+		fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+	assert_true(json_equal(doc, back));
+	check_run(json_array_get(json_object_get(back, "runs"), 0));
+	json_decref(back);
+
+	/* A destination in a missing directory: error with the path, nothing created. */
+	snprintf(path, sizeof(path), "%s/missing/result.json", dir);
+	assert_int_equal(lg_result_json_write(path, doc, err, sizeof(err)), -ENOENT);
+	assert_int_equal(strncmp(err, path, strlen(path)), 0);
+	assert_non_null(strstr(err, ": No such file or directory"));
+	/* Renaming onto a directory fails; the temporary is removed. */
+	snprintf(path, sizeof(path), "%s/adir", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_true(lg_result_json_write(path, doc, err, sizeof(err)) < 0);
+	assert_int_equal(strncmp(err, path, strlen(path)), 0);
+	assert_int_equal(count_entries(dir), 2);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	unlink(path);
+	rmdir(dir);
+	json_decref(doc);
+	lg_workload_destroy(wl);
+	lg_run_clear(&run);
+}
+
+static void test_check(void **state)
+{
+	char dir[] = "/tmp/lg_result_json.XXXXXX", path[128], want[256], err[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/nodir/r.json", dir);
+	assert_int_equal(lg_result_json_check(path, err, sizeof(err)), -ENOENT);
+	snprintf(want, sizeof(want), "%s: directory %s/nodir: No such file or directory", path,
+		 dir);
+	assert_string_equal(err, want);
+
+	assert_int_equal(lg_result_json_check(dir, err, sizeof(err)), -EISDIR);
+	snprintf(want, sizeof(want), "%s: is a directory", dir);
+	assert_string_equal(err, want);
+
+	snprintf(path, sizeof(path), "%s/file", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(lg_result_json_check(path, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/file/r.json", dir);
+	assert_int_equal(lg_result_json_check(path, err, sizeof(err)), -ENOTDIR);
+	snprintf(want, sizeof(want), "%s: %s/file is not a directory", path, dir);
+	assert_string_equal(err, want);
+
+	assert_int_equal(lg_result_json_check("/dev/null", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "/dev/null: not a regular file");
+	assert_int_equal(lg_result_json_check("", err, sizeof(err)), -EINVAL);
+	assert_int_equal(lg_result_json_check("relative-name.json", NULL, 0), 0);
+
+	if (geteuid() != 0) { /* root may write anywhere */
+		assert_int_equal(chmod(dir, 0500), 0);
+		snprintf(path, sizeof(path), "%s/r.json", dir);
+		assert_int_equal(lg_result_json_check(path, err, sizeof(err)), -EACCES);
+		assert_int_equal(strncmp(err, path, strlen(path)), 0);
+		assert_int_equal(chmod(dir, 0700), 0);
+	}
+	snprintf(path, sizeof(path), "%s/file", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_build_edge_cases),
+		cmocka_unit_test(test_write_reload),
+		cmocka_unit_test(test_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
