@@ -1,0 +1,35 @@
+/* Run configuration: what the command line asked for. */
+#ifndef LOADGEN_CONFIG_H
+#define LOADGEN_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loadgen/workload.h"
+
+/* Defaults, documented in README.md and --help. */
+#define LG_DEFAULT_TIME_S 10.0
+#define LG_DEFAULT_WARMUP_S 2.0
+#define LG_DEFAULT_SEED 1
+
+/* One run's settings. Strings are borrowed from argv unless said otherwise. */
+struct lg_config {
+	unsigned clients;      /* concurrent clients */
+	const char *mode;      /* "threads" */
+	const char *loadfile;  /* workload path, NULL for the built-in one */
+	const char *directory; /* where the run directory is created */
+	double time_s;         /* measured seconds (ignored with run_once) */
+	double warmup_s;       /* warm-up seconds before measuring */
+	bool run_once;         /* each client runs the run phase once */
+	uint64_t seed;         /* base seed of the per-client RNGs */
+	const char *json_path; /* --json destination, or NULL */
+	bool keep;             /* leave the run directory in place */
+	bool quiet;            /* no progress lines */
+	bool abort_on_error;   /* stop at the first unexpected result */
+	struct lg_param *params; /* -p overrides (strings borrowed) */
+	size_t nparams;
+	int argc;              /* the command line, for the result */
+	char **argv;
+};
+
+#endif

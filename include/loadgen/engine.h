@@ -1,0 +1,27 @@
+/* The master: creates the run directory, starts the clients on one barrier, runs the
+ * warm-up and the measured phase, prints progress, stops and joins the clients, merges
+ * their stats and removes the run directory. */
+#ifndef LOADGEN_ENGINE_H
+#define LOADGEN_ENGINE_H
+
+#include <stddef.h>
+
+#include "loadgen/config.h"
+#include "loadgen/stats.h"
+#include "loadgen/workload.h"
+
+/* Run wl once as cfg says; progress lines go to stdout unless cfg->quiet. On success
+ * *run holds the merged result (free with lg_run_clear) and 0 is returned. Returns a
+ * negative errno with err filled when the run could not start (run directory, memory,
+ * threads); nothing was measured then. */
+int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
+		  struct lg_run *run, char *err, size_t errlen);
+
+/* Ask a running engine to stop (async-signal-safe: it only sets a flag). */
+void lg_engine_interrupt(void);
+/* Whether lg_engine_interrupt was called. */
+int lg_engine_interrupted(void);
+/* The run directory of the run in progress, or NULL (for a last-resort message). */
+const char *lg_engine_rundir(void);
+
+#endif

@@ -1,0 +1,90 @@
+/* One client: its state, and the loop that executes a phase of the workload.
+ * Private to the engine. */
+#ifndef LOADGEN_CLIENT_H
+#define LOADGEN_CLIENT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loadgen/stats.h"
+#include "loadgen/workload.h"
+
+/* Phases as the master announces them to the clients. */
+enum lg_clock_phase {
+	LG_CLOCK_WARMUP,  /* running, results discarded */
+	LG_CLOCK_EXECUTE, /* running, results kept */
+	LG_CLOCK_STOP     /* finish the current op and leave the run phase */
+};
+
+/* Where clients wait for the master: once before the measured phase (the start
+ * barrier), once before cleanup (so no client removes files while others are measured). */
+struct lg_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned arrived; /* clients that reached the current stage's end */
+	int stage;        /* 0: setup, 1: measure, 2: cleanup */
+};
+
+/* What the master shares with every client. */
+struct lg_shared {
+	struct lg_gate gate;        /* start and cleanup barrier */
+	_Atomic int phase;          /* enum lg_clock_phase, set by the master only */
+	_Atomic int abort;          /* set by a client on an error with --abort-on-error */
+	bool run_once;              /* run the run phase once instead of looping */
+	bool abort_on_error;
+	uint64_t seed;              /* base seed; client i uses a stream derived from it */
+	int dirfd;                  /* the run directory */
+};
+
+/* Counters the monitor reads while the client runs. Only the client writes ops and
+ * bytes (relaxed atomic stores: no lock, no read-modify-write); the monitor swaps
+ * window_max to 0 once per interval. Own cache line, so clients do not share one. */
+struct lg_live {
+	_Alignas(64) _Atomic uint64_t ops;   /* ops completed, all phases */
+	_Atomic uint64_t bytes;              /* bytes read + written, all phases */
+	_Atomic uint64_t window_max;         /* slowest op since the monitor's last look, ns */
+	_Atomic int done;                    /* 1 once the client left the run phase */
+};
+
+/* A client's private state. Created and destroyed by the engine; used by one thread. */
+struct lg_client {
+	unsigned id;                     /* 0-based */
+	const struct lg_workload *wl;    /* borrowed */
+	struct lg_shared *sh;            /* borrowed */
+	struct lg_live *live;            /* borrowed: this client's monitor counters */
+	struct lg_client_stats *stats;   /* owned: what the measured phase recorded */
+	const char **paths;              /* owned array; per-client strings in arena */
+	char *arena;                     /* owned: expanded paths */
+	int *fds;                        /* per slot, -1 when closed */
+	uint64_t *pos;                   /* per slot: end of the last read/write */
+	uint64_t *last;                  /* per slot: start of the last read/write */
+	uint64_t *loops;                 /* per loop counter: iterations left */
+	unsigned char *buf;              /* I/O buffer, wl->max_io bytes, 4 KiB aligned */
+	uint64_t rng;                    /* splitmix64 state */
+	bool recording;                  /* record into stats (false in warm-up and setup) */
+	uint64_t last_end_ns;            /* when the last measured op ended */
+	uint64_t setup_errors;           /* unexpected results outside the measured phase */
+	struct lg_error_note setup_note; /* the first of them */
+};
+
+/* Allocate a client's state (paths expanded, buffers, stats). 0 or -ENOMEM. */
+int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *wl,
+		   struct lg_shared *sh, struct lg_live *live);
+/* Free what lg_client_init allocated and close open files. */
+void lg_client_fini(struct lg_client *c);
+/* Thread body: setup, wait at the gate, run, wait at the gate, cleanup. arg is the
+ * struct lg_client. */
+void *lg_client_main(void *arg);
+
+/* Current CLOCK_MONOTONIC time in ns. */
+uint64_t lg_now_ns(void);
+
+/* Execute one call of op (call: 0-based index among op->count calls) and return 0 or
+ * the errno it failed with; *bytes gets the bytes transferred. In ops.c. */
+int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes);
+/* Next pseudo-random number of the client's stream. */
+uint64_t lg_client_rand(struct lg_client *c);
+
+#endif

@@ -1,0 +1,312 @@
+/* loadgen's command line: parse options, load the workload, run, report. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "loadgen/config.h"
+#include "loadgen/engine.h"
+#include "loadgen/report.h"
+#include "loadgen/result_json.h"
+#include "loadgen/yaml_load.h"
+
+#define EXIT_ERRORS 1      /* the run finished but ops failed */
+#define EXIT_USAGE 2       /* bad usage or workload, nothing ran */
+#define EXIT_INTERRUPT 130 /* stopped by SIGINT/SIGTERM */
+#define MAX_CLIENTS 100000
+#define MAX_LOADFILE (256u << 20)
+
+enum { OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT };
+
+static const struct option long_options[] = {
+	{ "loadfile", required_argument, NULL, 'c' },
+	{ "directory", required_argument, NULL, 'D' },
+	{ "time", required_argument, NULL, 't' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "run-once", no_argument, NULL, OPT_RUN_ONCE },
+	{ "param", required_argument, NULL, 'p' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "abort-on-error", no_argument, NULL, OPT_ABORT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: loadgen [options] NCLIENTS\n"
+		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
+		"throughput and latency.\n\n"
+		"  -c, --loadfile FILE    workload (YAML); default: the built-in netbench\n"
+		"  -D, --directory DIR    where the run directory is created (default .)\n"
+		"  -t, --time SECONDS     length of the measured phase (default %g)\n"
+		"      --warmup SECONDS   warm-up before measuring, results discarded (default %g)\n"
+		"      --run-once         each client runs the run phase once; no warm-up\n"
+		"  -p, --param NAME=VALUE set a workload parameter (repeatable)\n"
+		"      --seed N           seed of the per-client random streams (default %d)\n"
+		"      --json FILE        write the result as JSON to FILE (atomically)\n"
+		"      --keep             leave the run directory and its files in place\n"
+		"  -q, --quiet            no per-second progress lines\n"
+		"      --abort-on-error   stop the run at the first unexpected result\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          print the version\n\n"
+		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 130 interrupted.\n",
+		LG_DEFAULT_TIME_S, LG_DEFAULT_WARMUP_S, LG_DEFAULT_SEED);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "loadgen: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'loadgen --help'.\n");
+	return EXIT_USAGE;
+}
+
+/* Parse a non-negative number of seconds (fractions allowed). */
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0) || v > 1e7)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_u64(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int add_param(struct lg_config *cfg, char *arg)
+{
+	char *eq = strchr(arg, '=');
+	struct lg_param *p;
+
+	if (!eq || eq == arg)
+		return -EINVAL;
+	p = realloc(cfg->params, (cfg->nparams + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	cfg->params = p;
+	*eq = '\0';
+	p[cfg->nparams++] = (struct lg_param){ arg, eq + 1 };
+	return 0;
+}
+
+/* One option; returns 0, or an exit status to leave with. */
+static int parse_option(struct lg_config *cfg, int opt, char *arg)
+{
+	unsigned long long v;
+
+	switch (opt) {
+	case 'c': cfg->loadfile = arg; break;
+	case 'D': cfg->directory = arg; break;
+	case 't':
+		if (parse_seconds(arg, &cfg->time_s) || cfg->time_s <= 0)
+			return bad_usage("invalid --time '%s': expected seconds > 0", arg);
+		break;
+	case OPT_WARMUP:
+		if (parse_seconds(arg, &cfg->warmup_s))
+			return bad_usage("invalid --warmup '%s': expected seconds >= 0", arg);
+		break;
+	case OPT_RUN_ONCE: cfg->run_once = true; break;
+	case 'p':
+		if (add_param(cfg, arg))
+			return bad_usage("invalid --param '%s': expected NAME=VALUE", arg);
+		break;
+	case OPT_SEED:
+		if (parse_u64(arg, UINT64_MAX, &v))
+			return bad_usage("invalid --seed '%s': expected a non-negative integer", arg);
+		cfg->seed = v;
+		break;
+	case OPT_JSON: cfg->json_path = arg; break;
+	case OPT_KEEP: cfg->keep = true; break;
+	case 'q': cfg->quiet = true; break;
+	case OPT_ABORT: cfg->abort_on_error = true; break;
+	case 'h': usage(stdout); exit(0);
+	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
+	default: usage(stderr); return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct lg_config *cfg)
+{
+	unsigned long long n;
+	int opt, rc;
+
+	*cfg = (struct lg_config){ .mode = "threads", .directory = ".",
+				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
+				   .seed = LG_DEFAULT_SEED, .argc = argc, .argv = argv };
+	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhV", long_options, NULL)) != -1)
+		if ((rc = parse_option(cfg, opt, optarg)))
+			return rc;
+	if (optind != argc - 1)
+		return bad_usage("%s", optind >= argc ? "missing NCLIENTS" : "too many arguments");
+	if (parse_u64(argv[optind], MAX_CLIENTS, &n) || n == 0)
+		return bad_usage("invalid NCLIENTS '%s': expected 1 to 100000", argv[optind]);
+	cfg->clients = (unsigned)n;
+	return 0;
+}
+
+/* Read a whole file into a NUL-terminated malloc'd buffer. */
+static int read_file(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 65536, n = 0;
+	char *buf = NULL;
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		char *nb = realloc(buf, cap + 1);
+
+		if (!nb) {
+			rc = -ENOMEM;
+			break;
+		}
+		buf = nb;
+		n += fread(buf + n, 1, cap - n, f);
+		if (ferror(f) || n < cap)
+			break;
+		if (cap >= MAX_LOADFILE) {
+			rc = -EFBIG;
+			break;
+		}
+		cap *= 2;
+	}
+	if (!rc && ferror(f))
+		rc = -EIO;
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
+{
+	char err[1024], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!cfg->loadfile)
+		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
+				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
+	else if ((rc = read_file(cfg->loadfile, &text, &len)))
+		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
+	else
+		rc = lg_yaml_load(cfg->loadfile, text, len, cfg->params, cfg->nparams,
+				  cfg->clients, wl, err, sizeof(err));
+	free(text);
+	if (rc)
+		fprintf(stderr, "loadgen: %s\n", err);
+	return rc;
+}
+
+/* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
+static void on_signal(int sig)
+{
+	static const char msg[] = "loadgen: interrupted again, exiting now; leaving ";
+	const char *dir = lg_engine_rundir();
+
+	(void)sig;
+	if (!lg_engine_interrupted()) {
+		lg_engine_interrupt();
+		return;
+	}
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0 || !dir)
+		_exit(EXIT_INTERRUPT);
+	if (write(STDERR_FILENO, dir, strlen(dir)) >= 0)
+		(void)!write(STDERR_FILENO, "\n", 1);
+	_exit(EXIT_INTERRUPT);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
+		      const struct lg_run *run)
+{
+	char err[1024];
+	json_t *doc = lg_result_json_build(cfg, wl, run, 1);
+	int rc = doc ? lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : -ENOMEM;
+
+	if (rc)
+		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
+	json_decref(doc);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct lg_workload *wl = NULL;
+	struct lg_config cfg;
+	struct lg_run run;
+	char err[1024];
+	int status = parse_args(argc, argv, &cfg);
+
+	if (status)
+		goto out;
+	status = EXIT_USAGE;
+	if (load_workload(&cfg, &wl))
+		goto out;
+	if (cfg.json_path && lg_result_json_check(cfg.json_path, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --json %s\n", err);
+		goto out;
+	}
+	install_signals();
+	if (lg_engine_run(&cfg, wl, &run, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: %s\n", err);
+		goto out;
+	}
+	lg_report_print(stdout, &cfg, &run);
+	fflush(stdout);
+	status = 0;
+	if (cfg.json_path && write_json(&cfg, wl, &run))
+		status = EXIT_ERRORS;
+	if (run.errors)
+		status = EXIT_ERRORS;
+	if (lg_engine_interrupted())
+		status = EXIT_INTERRUPT;
+	lg_run_clear(&run);
+out:
+	lg_workload_destroy(wl);
+	free(cfg.params);
+	return status;
+}

@@ -1,0 +1,245 @@
+/* Each op kind as POSIX calls: one function per kind in a table indexed by kind.
+ * Paths are relative to the run directory descriptor (the *at calls), so no path is
+ * ever built at run time. A function returns 0 or the errno of the failing call. */
+#include "client.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		       uint64_t *bytes);
+
+static int result(long rc)
+{
+	return rc < 0 ? errno : 0;
+}
+
+static int fd_of(const struct lg_client *c, const struct lg_op *op)
+{
+	return op->slot == LG_NO_SLOT ? c->sh->dirfd : c->fds[op->slot];
+}
+
+static int do_open(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		   uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
+		close(c->fds[op->slot]);
+	c->fds[op->slot] = openat(c->sh->dirfd, c->paths[op->path], op->flags | O_CLOEXEC, 0644);
+	c->pos[op->slot] = 0;
+	c->last[op->slot] = 0;
+	return c->fds[op->slot] < 0 ? errno : 0;
+}
+
+static int do_close(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		    uint64_t *bytes)
+{
+	int fd = c->fds[op->slot];
+
+	(void)call;
+	(void)bytes;
+	c->fds[op->slot] = -1;
+	return result(close(fd));
+}
+
+/* Where call number `call` of a read/write/sync_file_range/fadvise starts; *seek_end is
+ * set for appends, which write at the end of the file. Returns false when the op has
+ * no valid offset (LG_OFF_PREV before the first block). */
+static bool io_offset(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		      uint64_t *off)
+{
+	uint64_t slots;
+
+	switch (op->off_mode) {
+	case LG_OFF_FIXED:
+		*off = op->offset + call * op->size;
+		return true;
+	case LG_OFF_RANDOM:
+		slots = op->range >= op->size ? (op->range - op->size) / op->align + 1 : 1;
+		*off = op->offset + lg_client_rand(c) % slots * op->align;
+		return true;
+	case LG_OFF_LAST:
+		*off = c->last[op->slot];
+		return true;
+	case LG_OFF_PREV:
+		if (c->last[op->slot] < op->size)
+			return false;
+		*off = c->last[op->slot] - op->size;
+		return true;
+	default: /* LG_OFF_SEQ; LG_OFF_APPEND is handled by the caller */
+		*off = c->pos[op->slot];
+		return true;
+	}
+}
+
+static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		 uint64_t *bytes)
+{
+	int fd = c->fds[op->slot];
+	bool wr = op->kind == LG_OP_WRITE;
+	uint64_t off = 0;
+	ssize_t n;
+
+	if (op->off_mode == LG_OFF_APPEND) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		if (end < 0)
+			return errno;
+		off = (uint64_t)end;
+	} else {
+		io_offset(c, op, call, &off);
+	}
+	n = wr ? pwrite(fd, c->buf, op->size, (off_t)off) : pread(fd, c->buf, op->size, (off_t)off);
+	if (n < 0)
+		return errno;
+	*bytes = (uint64_t)n;
+	c->last[op->slot] = off;
+	c->pos[op->slot] = off + (uint64_t)n;
+	return 0;
+}
+
+static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		    uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(op->kind == LG_OP_FSYNC ? fsync(fd_of(c, op)) : fdatasync(fd_of(c, op)));
+}
+
+static int do_unlink(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		     uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(unlinkat(c->sh->dirfd, c->paths[op->path],
+			       op->kind == LG_OP_RMDIR ? AT_REMOVEDIR : 0));
+}
+
+static int do_mkdir(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		    uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(mkdirat(c->sh->dirfd, c->paths[op->path], 0755));
+}
+
+static int do_rename(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		     uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(renameat(c->sh->dirfd, c->paths[op->path], c->sh->dirfd,
+			       c->paths[op->path2]));
+}
+
+static int do_stat(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		   uint64_t *bytes)
+{
+	struct stat st;
+
+	(void)call;
+	(void)bytes;
+	if (op->kind == LG_OP_FSTAT)
+		return result(fstat(fd_of(c, op), &st));
+	return result(fstatat(c->sh->dirfd, c->paths[op->path], &st, AT_SYMLINK_NOFOLLOW));
+}
+
+static int do_truncate(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		       uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(ftruncate(fd_of(c, op), (off_t)op->size));
+}
+
+static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		      uint64_t *bytes)
+{
+	int fd = openat(c->sh->dirfd, c->paths[op->path],
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d;
+	int rc;
+
+	(void)call;
+	(void)bytes;
+	if (fd < 0)
+		return errno;
+	d = fdopendir(fd);
+	if (!d) {
+		rc = errno;
+		close(fd);
+		return rc;
+	}
+	errno = 0;
+	while (readdir(d))
+		;
+	rc = errno;
+	closedir(d);
+	return rc;
+}
+
+static int do_sync_range(struct lg_client *c, const struct lg_op *op, uint64_t call,
+			 uint64_t *bytes)
+{
+	uint64_t off = 0;
+
+	(void)bytes;
+	if (!io_offset(c, op, call, &off))
+		return 0; /* no previous block yet: nothing to sync */
+	if (op->kind == LG_OP_FADVISE)
+		return posix_fadvise(fd_of(c, op), (off_t)off, (off_t)op->size, op->flags);
+	return result(sync_file_range(fd_of(c, op), (off_t)off, (off_t)op->size,
+				      (unsigned)op->flags));
+}
+
+static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		     uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(syncfs(fd_of(c, op)));
+}
+
+/* Think time, cut into slices so a stop request is seen within 100 ms. */
+static int do_sleep(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		    uint64_t *bytes)
+{
+	const uint64_t slice = 100000000;
+	uint64_t end = lg_now_ns() + op->size, now;
+
+	(void)call;
+	(void)bytes;
+	while ((now = lg_now_ns()) < end &&
+	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
+		uint64_t left = end - now < slice ? end - now : slice;
+		struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+static const exec_fn exec_table[LG_OP_KIND_COUNT] = {
+	[LG_OP_OPEN] = do_open,         [LG_OP_CLOSE] = do_close,
+	[LG_OP_WRITE] = do_rw,          [LG_OP_READ] = do_rw,
+	[LG_OP_FSYNC] = do_fsync,       [LG_OP_FDATASYNC] = do_fsync,
+	[LG_OP_UNLINK] = do_unlink,     [LG_OP_RMDIR] = do_unlink,
+	[LG_OP_MKDIR] = do_mkdir,       [LG_OP_RENAME] = do_rename,
+	[LG_OP_STAT] = do_stat,         [LG_OP_FSTAT] = do_stat,
+	[LG_OP_TRUNCATE] = do_truncate, [LG_OP_READDIR] = do_readdir,
+	[LG_OP_SYNC_FILE_RANGE] = do_sync_range,
+	[LG_OP_FADVISE] = do_sync_range,
+	[LG_OP_SYNCFS] = do_syncfs,     [LG_OP_SLEEP] = do_sleep,
+};
+
+int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes)
+{
+	*bytes = 0;
+	return exec_table[op->kind](c, op, call, bytes);
+}
