@@ -28,42 +28,62 @@ uint64_t lg_client_rand(struct lg_client *c)
 	return z ^ (z >> 31);
 }
 
-/* Expand every path template for this client into one arena. Templates without the
- * client placeholder are shared, not copied. */
+/* Length of the directory part of path ("a/b/c" -> 3), 0 when it is the run directory. */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+/* Copy s (n bytes) into the arena at *off, NUL-terminated. */
+static const char *arena_put(struct lg_client *c, size_t *off, const char *s, size_t n)
+{
+	char *p = c->arena + *off;
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	*off += n + 1;
+	return p;
+}
+
+/* Expand every path template for this client into one arena, and with -S the directory
+ * of each path. Templates without the client placeholder are shared, not copied. */
 static int expand_paths(struct lg_client *c)
 {
 	const struct lg_workload *wl = c->wl;
-	size_t need = 0, off = 0;
+	size_t n = wl->npaths ? wl->npaths : 1, need = 0, off = 0;
 	char tmp[4096];
 
-	c->paths = calloc(wl->npaths ? wl->npaths : 1, sizeof(*c->paths));
-	if (!c->paths)
+	c->paths = calloc(n, sizeof(*c->paths));
+	c->parents = c->sh->sync_dirs ? calloc(n, sizeof(*c->parents)) : NULL;
+	if (!c->paths || (c->sh->sync_dirs && !c->parents))
 		return -ENOMEM;
 	for (size_t i = 0; i < wl->npaths; i++)
-		if (strstr(wl->paths[i], LG_CLIENT_PLACEHOLDER))
-			need += strlen(wl->paths[i]) + 16;
+		need += (strlen(wl->paths[i]) + 16) * (c->parents ? 2 : 1);
 	c->arena = malloc(need ? need : 1);
 	if (!c->arena)
 		return -ENOMEM;
 	for (size_t i = 0; i < wl->npaths; i++) {
-		int n;
+		int len;
+		size_t d;
 
 		if (!strstr(wl->paths[i], LG_CLIENT_PLACEHOLDER)) {
 			c->paths[i] = wl->paths[i];
-			continue;
+		} else {
+			len = lg_path_expand(wl->paths[i], c->id, tmp, sizeof(tmp));
+			if (len < 0)
+				return -ENAMETOOLONG;
+			c->paths[i] = arena_put(c, &off, tmp, (size_t)len);
 		}
-		n = lg_path_expand(wl->paths[i], c->id, tmp, sizeof(tmp));
-		if (n < 0 || off + (size_t)n + 1 > need)
-			return -ENAMETOOLONG;
-		memcpy(c->arena + off, tmp, (size_t)n + 1);
-		c->paths[i] = c->arena + off;
-		off += (size_t)n + 1;
+		if (c->parents && (d = dir_len(c->paths[i])) > 0)
+			c->parents[i] = arena_put(c, &off, c->paths[i], d);
 	}
 	return 0;
 }
 
 int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *wl,
-		   struct lg_shared *sh, struct lg_live *live)
+		   struct lg_shared *sh, struct lg_live *live, struct lg_client_stats *stats)
 {
 	size_t nslots = wl->nslots ? wl->nslots : 1;
 	size_t bufsz = wl->max_io ? wl->max_io : 1;
@@ -73,6 +93,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->wl = wl;
 	c->sh = sh;
 	c->live = live;
+	c->stats = stats;
 	c->rng = sh->seed * UINT64_C(0x100000001b3) + id;
 	c->fds = malloc(nslots * sizeof(*c->fds));
 	c->pos = calloc(nslots, sizeof(*c->pos));
@@ -80,8 +101,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->fds || !c->pos || !c->last || !c->loops ||
-	    posix_memalign((void **)&c->buf, 4096, bufsz) ||
-	    lg_client_stats_create(id, wl->ntypes, &c->stats) || expand_paths(c))
+	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c))
 		return -ENOMEM;
 	for (size_t i = 0; i < nslots; i++)
 		c->fds[i] = -1;
@@ -103,8 +123,8 @@ void lg_client_fini(struct lg_client *c)
 	free(c->loops);
 	free(c->buf);
 	free(c->paths);
+	free(c->parents);
 	free(c->arena);
-	lg_client_stats_destroy(c->stats);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -125,8 +145,8 @@ static void note_error(struct lg_client *c, const struct lg_op *op, int got)
 	struct lg_type_stats *t = &c->stats->types[op->type];
 
 	if (!c->recording) {
-		if (c->setup_errors++ == 0)
-			c->setup_note = note;
+		if (c->live->setup_errors++ == 0)
+			c->live->setup_note = note;
 		goto out;
 	}
 	t->errors++;
@@ -138,10 +158,11 @@ out:
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
 
-/* Record one completed call. The live counters are single-writer: a relaxed load and
- * store compile to plain moves, so the monitor can read them without any lock. */
+/* Record one completed call: lat is its latency (from the intended start under -R),
+ * svc its service time. The live counters are single-writer: a relaxed load and store
+ * compile to plain moves, so the monitor can read them without any lock. */
 static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_t bytes,
-		   uint64_t lat, uint64_t end)
+		   uint64_t lat, uint64_t svc, uint64_t end)
 {
 	struct lg_live *l = c->live;
 
@@ -163,8 +184,56 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 		else
 			t->bytes_written += bytes;
 		lg_histogram_record(&t->hist, lat);
-		c->last_end_ns = end;
+		if (c->stats->svc)
+			lg_histogram_record(&c->stats->svc[op->type], svc);
+		l->last_end_ns = end;
 	}
+}
+
+void lg_client_sleep_until(struct lg_client *c, uint64_t t)
+{
+	const uint64_t slice = 100000000; /* see a stop request within 100 ms */
+	uint64_t now;
+
+	while ((now = lg_now_ns()) < t &&
+	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
+		uint64_t left = t - now < slice ? t - now : slice;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* -R: wait for the op's turn in the client's schedule and return its intended start.
+ * Latency counts from there, so a stall shows in the percentiles instead of silently
+ * delaying later sends (coordinated omission). */
+static uint64_t paced_start(struct lg_client *c, uint64_t now)
+{
+	if (c->next_ns == 0)
+		c->next_ns = now;
+	if (c->next_ns > now)
+		lg_client_sleep_until(c, c->next_ns);
+	return c->next_ns;
+}
+
+/* Execute, time and record call number `call` of op; paced under -R in the run phase. */
+static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		       bool paced)
+{
+	uint64_t bytes, start, end, intended;
+	int got;
+
+	start = lg_now_ns();
+	intended = start;
+	if (paced) {
+		intended = paced_start(c, start);
+		start = lg_now_ns();
+	}
+	got = lg_op_exec(c, op, call, &bytes);
+	end = lg_now_ns();
+	if (paced)
+		c->next_ns += (uint64_t)((double)bytes / c->sh->rate);
+	record(c, op, got, bytes, end - (intended < start ? intended : start), end - start, end);
 }
 
 /* Whether the client must leave the run phase now; switches recording on when the
@@ -221,15 +290,9 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 			continue;
 		}
 		for (uint64_t call = 0; call < (op->count ? op->count : 1); call++) {
-			uint64_t bytes, start, end;
-			int got;
-
 			if (must_stop(c, timed))
 				return false;
-			start = lg_now_ns();
-			got = lg_op_exec(c, op, call, &bytes);
-			end = lg_now_ns();
-			record(c, op, got, bytes, end - start, end);
+			timed_call(c, op, call, timed && c->sh->rate > 0);
 		}
 		pc++;
 	}

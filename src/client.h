@@ -34,6 +34,9 @@ struct lg_shared {
 	_Atomic int abort;          /* set by a client on an error with --abort-on-error */
 	bool run_once;              /* run the run phase once instead of looping */
 	bool abort_on_error;
+	bool fsync_writes;          /* -F: fsync after every write, inside its time */
+	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
+	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 	int dirfd;                  /* the run directory */
 };
@@ -46,6 +49,10 @@ struct lg_live {
 	_Atomic uint64_t bytes;              /* bytes read + written, all phases */
 	_Atomic uint64_t window_max;         /* slowest op since the monitor's last look, ns */
 	_Atomic int done;                    /* 1 once the client left the run phase */
+	/* Written by the client, read by the master only after the client stopped: */
+	uint64_t last_end_ns;                /* when the last measured op ended */
+	uint64_t setup_errors;               /* unexpected results outside the measured phase */
+	struct lg_error_note setup_note;     /* the first of them */
 };
 
 /* A client's private state. Created and destroyed by the engine; used by one thread. */
@@ -54,9 +61,11 @@ struct lg_client {
 	const struct lg_workload *wl;    /* borrowed */
 	struct lg_shared *sh;            /* borrowed */
 	struct lg_live *live;            /* borrowed: this client's monitor counters */
-	struct lg_client_stats *stats;   /* owned: what the measured phase recorded */
+	struct lg_client_stats *stats;   /* borrowed: what the measured phase records */
 	const char **paths;              /* owned array; per-client strings in arena */
-	char *arena;                     /* owned: expanded paths */
+	const char **parents;            /* owned array (-S only): each path's directory,
+					    NULL for the run directory itself */
+	char *arena;                     /* owned: expanded paths and their parents */
 	int *fds;                        /* per slot, -1 when closed */
 	uint64_t *pos;                   /* per slot: end of the last read/write */
 	uint64_t *last;                  /* per slot: start of the last read/write */
@@ -64,14 +73,13 @@ struct lg_client {
 	unsigned char *buf;              /* I/O buffer, wl->max_io bytes, 4 KiB aligned */
 	uint64_t rng;                    /* splitmix64 state */
 	bool recording;                  /* record into stats (false in warm-up and setup) */
-	uint64_t last_end_ns;            /* when the last measured op ended */
-	uint64_t setup_errors;           /* unexpected results outside the measured phase */
-	struct lg_error_note setup_note; /* the first of them */
+	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
 };
 
-/* Allocate a client's state (paths expanded, buffers, stats). 0 or -ENOMEM. */
+/* Allocate a client's state (paths expanded, buffers); stats and live are the caller's
+ * (they may live in shared memory). 0 or -ENOMEM. */
 int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *wl,
-		   struct lg_shared *sh, struct lg_live *live);
+		   struct lg_shared *sh, struct lg_live *live, struct lg_client_stats *stats);
 /* Free what lg_client_init allocated and close open files. */
 void lg_client_fini(struct lg_client *c);
 /* Thread body: setup, wait at the gate, run, wait at the gate, cleanup. arg is the
@@ -84,6 +92,11 @@ uint64_t lg_now_ns(void);
 /* Execute one call of op (call: 0-based index among op->count calls) and return 0 or
  * the errno it failed with; *bytes gets the bytes transferred. In ops.c. */
 int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes);
+/* -S: fsync the directory holding path index `path`. 0 or an errno. In ops.c. */
+int lg_op_sync_parent(struct lg_client *c, uint32_t path);
+/* Sleep until CLOCK_MONOTONIC time t, in slices, returning early when the master says
+ * stop. */
+void lg_client_sleep_until(struct lg_client *c, uint64_t t);
 /* Next pseudo-random number of the client's stream. */
 uint64_t lg_client_rand(struct lg_client *c);
 

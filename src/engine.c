@@ -4,24 +4,29 @@
 #include "loadgen/engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "loadgen/report.h"
 #include "loadgen/rundir.h"
+#include "spawn.h"
+
+#define LG_DROP_CACHES "/proc/sys/vm/drop_caches"
 
 #define TICK_NS 50000000ull       /* how often the master looks at the clock */
 #define INTERVAL_NS 1000000000ull /* progress line and timeline interval */
-#define CLIENT_STACK (256 * 1024) /* clients keep their buffers on the heap */
 
 static volatile sig_atomic_t interrupted;
 static const char *volatile current_rundir;
+static struct lg_spawn *volatile current_spawn;
 
 void lg_engine_interrupt(void)
 {
@@ -38,14 +43,24 @@ const char *lg_engine_rundir(void)
 	return current_rundir;
 }
 
+void lg_engine_abandon(void)
+{
+	struct lg_spawn *s = current_spawn;
+
+	if (s)
+		lg_spawn_kill(s);
+}
+
 struct engine {
 	const struct lg_config *cfg;
 	const struct lg_workload *wl;
-	struct lg_shared sh;
-	struct lg_client *clients; /* cfg->clients entries */
-	struct lg_live *live;      /* cfg->clients entries, one cache line each */
-	pthread_t *threads;
-	unsigned started;          /* client threads created */
+	struct lg_shared *sh;      /* in shm */
+	struct lg_live *live;      /* in shm: cfg->clients entries, one cache line each */
+	struct lg_client *clients; /* cfg->clients entries (private to each client) */
+	void *shm;                 /* one shared anonymous mapping: sh, live, stats */
+	size_t shm_len;
+	size_t stats_off, stats_size; /* where client i's stats start, and their size */
+	struct lg_spawn spawn;     /* the running clients */
 	uint64_t t_start;          /* start barrier released */
 	uint64_t t_exec;           /* measured phase began (0: not yet) */
 	uint64_t base_ops, base_bytes; /* live sums when the measured phase began */
@@ -54,12 +69,24 @@ struct engine {
 	struct lg_run *run;
 };
 
-/* Master: wait until n clients arrived at the gate. */
-static void gate_wait_all(struct lg_gate *g, unsigned n)
+/* Master: wait until every live client arrived at the gate. Waits in slices, so that
+ * a client process that died on the way is noticed instead of waited for forever. */
+static void gate_wait_all(struct engine *e)
 {
+	struct lg_gate *g = &e->sh->gate;
+
 	pthread_mutex_lock(&g->lock);
-	while (g->arrived < n)
-		pthread_cond_wait(&g->cond, &g->lock);
+	while (g->arrived + lg_spawn_reap(&e->spawn) < e->spawn.started) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+	}
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -75,14 +102,14 @@ static void gate_release(struct lg_gate *g, int stage)
 
 static void set_phase(struct engine *e, enum lg_clock_phase p)
 {
-	atomic_store_explicit(&e->sh.phase, p, memory_order_relaxed);
+	atomic_store_explicit(&e->sh->phase, p, memory_order_relaxed);
 }
 
 /* Sum of the live counters; *max gets (and resets) the slowest op of the interval. */
 static void live_sum(struct engine *e, uint64_t *ops, uint64_t *bytes, uint64_t *max)
 {
 	*ops = *bytes = *max = 0;
-	for (unsigned i = 0; i < e->started; i++) {
+	for (unsigned i = 0; i < e->spawn.started; i++) {
 		struct lg_live *l = &e->live[i];
 		uint64_t m = atomic_exchange_explicit(&l->window_max, 0, memory_order_relaxed);
 
@@ -97,9 +124,9 @@ static unsigned count_done(struct engine *e)
 {
 	unsigned done = 0;
 
-	for (unsigned i = 0; i < e->started; i++)
+	for (unsigned i = 0; i < e->spawn.started; i++)
 		done += (unsigned)atomic_load_explicit(&e->live[i].done, memory_order_acquire);
-	return done;
+	return done + lg_spawn_reap(&e->spawn);
 }
 
 /* One interval ending at now: a timeline entry in the measured phase, and unless quiet
@@ -176,9 +203,9 @@ static int monitor(struct engine *e)
 		/* the next moment something is due: the end of warm-up or of the run */
 		uint64_t due = e->t_exec ? e->t_exec + len : e->t_start + warm;
 
-		if (interrupted || atomic_load_explicit(&e->sh.abort, memory_order_relaxed))
+		if (interrupted || atomic_load_explicit(&e->sh->abort, memory_order_relaxed))
 			break;
-		if (cfg->run_once ? count_done(e) == e->started : e->t_exec && now >= due)
+		if (cfg->run_once ? count_done(e) >= e->spawn.started : e->t_exec && now >= due)
 			break;
 		if (now >= next) {
 			rc = rc ? rc : interval(e, now, true);
@@ -198,98 +225,136 @@ static int monitor(struct engine *e)
 	return rc;
 }
 
-/* Start the client threads with SIGINT/SIGTERM blocked in them, so only the master
- * thread takes those signals. Stops at the first failure; e->started says how many run. */
-static int start_clients(struct engine *e, char *err, size_t errlen)
+/* Lay out the shared mapping: control block, live counters, then each client's stats
+ * (cache-line aligned). Threads and processes use the same memory, so the master reads
+ * results the same way in both modes. */
+static int alloc_shared(struct engine *e)
 {
-	sigset_t block, old;
-	pthread_attr_t attr;
-	int rc = 0;
+	unsigned n = e->cfg->clients;
+	size_t live_off = (sizeof(struct lg_shared) + 63) & ~(size_t)63;
+	size_t one = lg_client_stats_size(e->wl->ntypes, e->cfg->rate_mbps > 0);
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, CLIENT_STACK);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (unsigned i = 0; i < e->cfg->clients; i++) {
-		rc = pthread_create(&e->threads[i], &attr, lg_client_main, &e->clients[i]);
-		if (rc) {
-			snprintf(err, errlen, "cannot start client %u of %u: %s", i + 1,
-				 e->cfg->clients, strerror(rc));
-			rc = -rc;
-			break;
-		}
-		e->started++;
+	if (!one)
+		return -ENOMEM;
+	e->stats_size = (one + 63) & ~(size_t)63;
+	e->stats_off = live_off + n * sizeof(struct lg_live);
+	e->shm_len = e->stats_off + n * e->stats_size;
+	e->shm = mmap(NULL, e->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (e->shm == MAP_FAILED) {
+		e->shm = NULL;
+		return -ENOMEM;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	return rc;
+	e->sh = e->shm;
+	e->live = (struct lg_live *)((char *)e->shm + live_off);
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&e->sh->gate.lock, &ma);
+	pthread_cond_init(&e->sh->gate.cond, &ca);
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+static struct lg_client_stats *stats_of(const struct engine *e, unsigned i)
+{
+	return (struct lg_client_stats *)((char *)e->shm + e->stats_off + i * e->stats_size);
 }
 
 static int alloc_clients(struct engine *e, char *err, size_t errlen)
 {
-	unsigned n = e->cfg->clients;
+	const struct lg_config *cfg = e->cfg;
+	unsigned n = cfg->clients;
 
-	e->clients = calloc(n, sizeof(*e->clients));
-	e->threads = calloc(n, sizeof(*e->threads));
-	e->live = aligned_alloc(64, n * sizeof(*e->live));
-	if (!e->clients || !e->threads || !e->live)
+	if (alloc_shared(e))
 		goto nomem;
-	memset(e->live, 0, n * sizeof(*e->live));
-	for (unsigned i = 0; i < n; i++)
-		if (lg_client_init(&e->clients[i], i, e->wl, &e->sh, &e->live[i]))
+	e->sh->run_once = cfg->run_once;
+	e->sh->abort_on_error = cfg->abort_on_error;
+	e->sh->seed = cfg->seed;
+	e->sh->fsync_writes = cfg->fsync_writes;
+	e->sh->sync_dirs = cfg->sync_dirs;
+	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
+	e->clients = calloc(n, sizeof(*e->clients));
+	if (!e->clients)
+		goto nomem;
+	for (unsigned i = 0; i < n; i++) {
+		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
+								  cfg->rate_mbps > 0);
+
+		if (lg_client_init(&e->clients[i], i, e->wl, e->sh, &e->live[i], st))
 			goto nomem;
+	}
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory for %u clients", n);
 	return -ENOMEM;
 }
 
-/* Hand the clients' stats to the run and merge them. */
+/* Hand the clients' stats (in the shared mapping, which the run now owns) to the run. */
 static int collect(struct engine *e, uint64_t t_stop)
 {
 	struct lg_run *run = e->run;
 	uint64_t last = 0;
 
-	run->nclients = e->started;
+	run->nclients = e->spawn.started;
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
-	run->clients = calloc(e->started ? e->started : 1, sizeof(*run->clients));
+	run->clients = calloc(e->spawn.started ? e->spawn.started : 1, sizeof(*run->clients));
 	if (!run->clients)
 		return -ENOMEM;
-	for (unsigned i = 0; i < e->started; i++) {
-		run->clients[i] = e->clients[i].stats;
-		e->clients[i].stats = NULL;
-		if (e->clients[i].last_end_ns > last)
-			last = e->clients[i].last_end_ns;
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		run->clients[i] = stats_of(e, i);
+		if (e->live[i].last_end_ns > last)
+			last = e->live[i].last_end_ns;
 	}
 	/* Measured time ends when the last measured op completed, so every byte counted
-	 * falls inside it; with no op at all, when the master stopped the clients. */
-	if (!e->t_exec)
-		run->duration_s = 0;
-	else
-		run->duration_s = (double)((last > e->t_exec ? last : t_stop) - e->t_exec) / 1e9;
-	run->status = interrupted || atomic_load(&e->sh.abort) || !e->t_exec ?
+	 * falls inside it; with no op at all, when the master stopped the clients; with
+	 * --end-sync, when the final syncfs returned. */
+	if (e->cfg->end_sync || last <= e->t_exec)
+		last = t_stop;
+	if (e->t_exec)
+		run->duration_s = (double)(last - e->t_exec) / 1e9;
+	run->status = interrupted || atomic_load(&e->sh->abort) || !e->t_exec ?
 			      LG_RUN_INTERRUPTED : LG_RUN_COMPLETE;
+	if (e->spawn.lost)
+		run->status = LG_RUN_PARTIAL;
 	return lg_run_merge(run);
+}
+
+/* Say which client processes were lost, and how. */
+static void warn_lost(const struct engine *e)
+{
+	for (unsigned i = 0; e->spawn.processes && i < e->spawn.started; i++) {
+		if (e->spawn.lost_signal[i])
+			fprintf(stderr, "loadgen: client %u was lost: killed by signal %d (%s)\n",
+				i, e->spawn.lost_signal[i], strsignal(e->spawn.lost_signal[i]));
+		else if (e->spawn.exit_status[i] > 0)
+			fprintf(stderr, "loadgen: client %u was lost: exited with status %d\n", i,
+				e->spawn.exit_status[i]);
+	}
 }
 
 /* Report unexpected results of setup and cleanup, which are not part of the stats. */
 static void warn_untimed(const struct engine *e)
 {
 	uint64_t total = 0;
-	const struct lg_client *first = NULL;
+	const struct lg_live *first = NULL;
+	unsigned id = 0;
 
-	for (unsigned i = 0; i < e->started; i++) {
-		total += e->clients[i].setup_errors;
-		if (!first && e->clients[i].setup_errors)
-			first = &e->clients[i];
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		total += e->live[i].setup_errors;
+		if (!first && e->live[i].setup_errors) {
+			first = &e->live[i];
+			id = i;
+		}
 	}
 	if (!first)
 		return;
 	fprintf(stderr, "loadgen: %llu unexpected results in setup/cleanup; first: client %u, "
-		"line %u: %s, expected %s\n", (unsigned long long)total, first->id,
+		"line %u: %s, expected %s\n", (unsigned long long)total, id,
 		first->setup_note.line, lg_errno_name(first->setup_note.got),
 		first->setup_note.expect == LG_EXPECT_ANY ? "any" :
 		lg_errno_name(first->setup_note.expect));
@@ -297,15 +362,18 @@ static void warn_untimed(const struct engine *e)
 
 static void teardown(struct engine *e, char *rundir, int dirfd)
 {
+	current_spawn = NULL;
 	if (e->clients)
 		for (unsigned i = 0; i < e->cfg->clients; i++)
 			if (e->clients[i].wl)
 				lg_client_fini(&e->clients[i]);
 	free(e->clients);
-	free(e->threads);
-	free(e->live);
-	pthread_mutex_destroy(&e->sh.gate.lock);
-	pthread_cond_destroy(&e->sh.gate.cond);
+	lg_spawn_free(&e->spawn);
+	if (e->shm && !e->run->shm) {
+		pthread_mutex_destroy(&e->sh->gate.lock);
+		pthread_cond_destroy(&e->sh->gate.cond);
+		munmap(e->shm, e->shm_len);
+	}
 	current_rundir = NULL;
 	if (dirfd >= 0 && !e->cfg->keep) {
 		int rc = lg_rundir_remove(rundir, dirfd);
@@ -319,51 +387,115 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 	free(rundir);
 }
 
+/* --drop-caches: write back dirty data and drop the page cache, dentries and inodes,
+ * so the measured phase starts cold. */
+static int drop_caches(char *err, size_t errlen)
+{
+	int fd, rc = 0;
+
+	sync();
+	fd = open(LG_DROP_CACHES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3", 1) != 1)
+		rc = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		snprintf(err, errlen, "--drop-caches: %s: %s", LG_DROP_CACHES, strerror(-rc));
+	return rc;
+}
+
+/* --direct: find out before the run whether the filesystem accepts O_DIRECT. */
+static int probe_direct(int dirfd, const char *rundir, char *err, size_t errlen)
+{
+	const char *name = ".loadgen-direct-probe";
+	int fd = openat(dirfd, name, O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "--direct: the filesystem of %s refuses O_DIRECT: %s",
+			 rundir, strerror(errno));
+		return -errno;
+	}
+	close(fd);
+	unlinkat(dirfd, name, 0);
+	return 0;
+}
+
+/* The measured phase is over: --end-sync makes a final syncfs part of it. */
+static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
+{
+	uint64_t t0 = lg_now_ns();
+
+	syncfs(dirfd);
+	*t_stop = lg_now_ns();
+	e->run->end_sync_s = (double)(*t_stop - t0) / 1e9;
+}
+
+/* Setup done, clients at the barrier: release them and watch until the end. */
+static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
+{
+	const struct lg_config *cfg = e->cfg;
+	/* Without warm-up the very first op is measured: announce the measured phase while
+	 * every client still waits at the barrier, and start its clock at the release. */
+	bool now = cfg->run_once || cfg->warmup_s == 0;
+	int rc = 0;
+
+	if (cfg->drop_caches)
+		rc = drop_caches(err, errlen);
+	if (rc)
+		set_phase(e, LG_CLOCK_STOP);
+	else if (now)
+		begin_execute(e, 0);
+	gate_release(&e->sh->gate, 1);
+	e->t_start = lg_now_ns();
+	if (!rc && now)
+		e->t_exec = e->prev_tick = e->t_start;
+	if (!rc)
+		rc = monitor(e);
+	*t_stop = lg_now_ns();
+	return rc;
+}
+
 int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		  struct lg_run *run, char *err, size_t errlen)
 {
 	struct engine e = { .cfg = cfg, .wl = wl, .run = run };
 	char *rundir = NULL;
 	int dirfd = -1, rc;
-	bool measure_now;
-	uint64_t t_stop;
+	uint64_t t_stop = 0;
 
 	memset(run, 0, sizeof(*run));
-	pthread_mutex_init(&e.sh.gate.lock, NULL);
-	pthread_cond_init(&e.sh.gate.cond, NULL);
-	e.sh.run_once = cfg->run_once;
-	e.sh.abort_on_error = cfg->abort_on_error;
-	e.sh.seed = cfg->seed;
 	rc = lg_rundir_create(cfg->directory, &rundir, &dirfd, err, errlen);
+	if (!rc && cfg->direct)
+		rc = probe_direct(dirfd, rundir, err, errlen);
 	if (rc)
 		goto out;
-	e.sh.dirfd = dirfd;
 	current_rundir = rundir;
 	rc = alloc_clients(&e, err, errlen);
-	if (!rc)
-		rc = start_clients(&e, err, errlen);
-	if (rc) /* release the clients that did start straight into cleanup */
+	if (rc)
+		goto out;
+	e.sh->dirfd = dirfd;
+	rc = lg_spawn_start(&e.spawn, cfg->processes, cfg->clients, e.clients, err, errlen);
+	current_spawn = &e.spawn;
+	if (rc) /* the clients that did start go straight to cleanup */
 		set_phase(&e, LG_CLOCK_STOP);
-	gate_wait_all(&e.sh.gate, e.started);
-	/* Without warm-up the very first op is measured: announce the measured phase while
-	 * every client still waits at the barrier, and start its clock at the release. */
-	measure_now = !rc && (cfg->run_once || cfg->warmup_s == 0);
-	if (measure_now)
-		begin_execute(&e, 0);
-	gate_release(&e.sh.gate, 1);
-	e.t_start = lg_now_ns();
-	if (measure_now)
-		e.t_exec = e.prev_tick = e.t_start;
+	gate_wait_all(&e);
 	if (!rc)
-		rc = monitor(&e);
-	t_stop = lg_now_ns();
-	gate_wait_all(&e.sh.gate, e.started);
-	gate_release(&e.sh.gate, 2);
-	for (unsigned i = 0; i < e.started; i++)
-		pthread_join(e.threads[i], NULL);
+		rc = measure(&e, &t_stop, err, errlen);
+	else
+		gate_release(&e.sh->gate, 1);
+	gate_wait_all(&e);
+	if (!rc && cfg->end_sync)
+		end_sync(&e, dirfd, &t_stop);
+	gate_release(&e.sh->gate, 2);
+	lg_spawn_join(&e.spawn);
 	warn_untimed(&e);
+	warn_lost(&e);
 	if (!rc)
 		rc = collect(&e, t_stop);
+	if (!rc) {
+		run->shm = e.shm;
+		run->shm_len = e.shm_len;
+	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 out:

@@ -131,7 +131,15 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 		run->nclients, run->nclients, ms(run->all.max_ns));
 	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
 		ops, run->bytes_read, run->bytes_written, secs);
+	if (run->end_sync_s > 0 && secs > run->end_sync_s)
+		fprintf(out, "Buffered %g MB/sec before the final syncfs, which took %.3f s "
+			     "(the Throughput line includes it)\n",
+			(double)(run->bytes_read + run->bytes_written) / (secs - run->end_sync_s) / 1e6,
+			run->end_sync_s);
 	if (run->status == LG_RUN_INTERRUPTED)
 		fprintf(out, "Interrupted: the run stopped early; figures cover the %.3f s "
 			     "measured before the stop\n", secs);
+	if (run->status == LG_RUN_PARTIAL)
+		fprintf(out, "Partial: some clients were lost; figures cover what the clients "
+			     "measured until then\n");
 }

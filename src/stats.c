@@ -8,20 +8,38 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+size_t lg_client_stats_size(size_t ntypes, bool svc)
+{
+	size_t row = sizeof(struct lg_type_stats) + (svc ? sizeof(struct lg_histogram) : 0);
+
+	if (ntypes > (SIZE_MAX - sizeof(struct lg_client_stats)) / row)
+		return 0;
+	return sizeof(struct lg_client_stats) + ntypes * row;
+}
+
+struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntypes, bool svc)
+{
+	struct lg_client_stats *cs = mem;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->id = id;
+	cs->ntypes = ntypes;
+	/* service-time rows follow the type rows in the same block */
+	cs->svc = svc ? (struct lg_histogram *)&cs->types[ntypes] : NULL;
+	lg_client_stats_reset(cs);
+	return cs;
+}
 
 int lg_client_stats_create(unsigned id, size_t ntypes, struct lg_client_stats **out)
 {
-	struct lg_client_stats *cs;
+	size_t size = lg_client_stats_size(ntypes, false);
+	void *mem = size ? malloc(size) : NULL;
 
-	if (ntypes > (SIZE_MAX - sizeof(*cs)) / sizeof(cs->types[0]))
+	if (!mem)
 		return -ENOMEM;
-	cs = calloc(1, sizeof(*cs) + ntypes * sizeof(cs->types[0]));
-	if (!cs)
-		return -ENOMEM;
-	cs->id = id;
-	cs->ntypes = ntypes;
-	lg_client_stats_reset(cs);
-	*out = cs;
+	*out = lg_client_stats_init(mem, id, ntypes, false);
 	return 0;
 }
 
@@ -38,6 +56,8 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 		t->bytes_written = 0;
 		memset(t->errnos, 0, sizeof(t->errnos));
 		lg_histogram_init(&t->hist);
+		if (cs->svc)
+			lg_histogram_init(&cs->svc[i]);
 	}
 }
 
@@ -79,9 +99,37 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 /* Safe to call again (e.g. after more clients were attached): totals are rebuilt from
  * scratch. A client with fewer rows than the run contributes the rows it has; rows past
  * run->ntypes have no label and are ignored. NULL client slots are skipped. */
+/* Merged service-time rows of the clients that have them, or NULL (no -ENOMEM: *rc). */
+static struct lg_histogram *merge_svc(const struct lg_run *run, int *rc)
+{
+	struct lg_histogram *svc = NULL;
+
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+		size_t n;
+
+		if (!cs || !cs->svc)
+			continue;
+		if (!svc) {
+			svc = malloc((run->ntypes ? run->ntypes : 1) * sizeof(*svc));
+			if (!svc) {
+				*rc = -ENOMEM;
+				return NULL;
+			}
+			for (size_t i = 0; i < run->ntypes; i++)
+				lg_histogram_init(&svc[i]);
+		}
+		n = cs->ntypes < run->ntypes ? cs->ntypes : run->ntypes;
+		for (size_t i = 0; i < n; i++)
+			lg_histogram_add(&svc[i], &cs->svc[i]);
+	}
+	return svc;
+}
+
 int lg_run_merge(struct lg_run *run)
 {
 	struct lg_type_stats *totals = NULL;
+	int rc = 0;
 
 	if (run->ntypes) {
 		totals = calloc(run->ntypes, sizeof(*totals));
@@ -102,6 +150,8 @@ int lg_run_merge(struct lg_run *run)
 	}
 	free(run->totals);
 	run->totals = totals;
+	free(run->svc_totals);
+	run->svc_totals = merge_svc(run, &rc);
 	lg_histogram_init(&run->all);
 	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
 	for (size_t i = 0; i < run->ntypes; i++) {
@@ -111,7 +161,7 @@ int lg_run_merge(struct lg_run *run)
 		run->bytes_read += totals[i].bytes_read;
 		run->bytes_written += totals[i].bytes_written;
 	}
-	return 0;
+	return rc;
 }
 
 int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv)
@@ -136,16 +186,21 @@ void lg_run_clear(struct lg_run *run)
 {
 	if (!run)
 		return;
-	if (run->clients) {
+	if (run->clients && !run->shm)
 		for (unsigned c = 0; c < run->nclients; c++)
 			lg_client_stats_destroy(run->clients[c]);
-		free(run->clients);
-	}
+	if (run->shm)
+		munmap(run->shm, run->shm_len);
+	free(run->clients);
 	free(run->totals);
+	free(run->svc_totals);
 	free(run->timeline);
 	run->clients = NULL;
 	run->nclients = 0;
 	run->totals = NULL;
+	run->svc_totals = NULL;
 	run->timeline = NULL;
 	run->ntimeline = run->cap_timeline = 0;
+	run->shm = NULL;
+	run->shm_len = 0;
 }

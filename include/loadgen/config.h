@@ -15,7 +15,7 @@
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
 	unsigned clients;      /* concurrent clients */
-	const char *mode;      /* "threads" */
+	const char *mode;      /* "threads" or "processes" */
 	const char *loadfile;  /* workload path, NULL for the built-in one */
 	const char *directory; /* where the run directory is created */
 	double time_s;         /* measured seconds (ignored with run_once) */
@@ -26,10 +26,19 @@ struct lg_config {
 	bool keep;             /* leave the run directory in place */
 	bool quiet;            /* no progress lines */
 	bool abort_on_error;   /* stop at the first unexpected result */
+	bool processes;        /* one forked process per client instead of a thread */
+	bool sync_open;        /* -s: O_SYNC on every open */
+	bool sync_dirs;        /* -S: fsync the parent directory after namespace changes */
+	bool fsync_writes;     /* -F: fsync after every write */
+	bool direct;           /* --direct: O_DIRECT on every open */
+	double rate_mbps;      /* -R: per-client limit in MB/s (10^6 bytes), 0 = none */
+	bool end_sync;         /* --end-sync: a final syncfs is part of the measured time */
+	bool drop_caches;      /* --drop-caches: drop the page cache before measuring */
 	struct lg_param *params; /* -p overrides (strings borrowed) */
 	size_t nparams;
 	int argc;              /* the command line, for the result */
 	char **argv;
+	struct json_t *env;    /* environment recorded at the start (borrowed), or NULL */
 };
 
 #endif

@@ -21,6 +21,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 void lg_engine_interrupt(void);
 /* Whether lg_engine_interrupt was called. */
 int lg_engine_interrupted(void);
+/* Kill client processes still running (async-signal-safe), before exiting at once. */
+void lg_engine_abandon(void);
 /* The run directory of the run in progress, or NULL (for a last-resort message). */
 const char *lg_engine_rundir(void);
 

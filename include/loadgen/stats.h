@@ -3,6 +3,7 @@
 #ifndef LOADGEN_STATS_H
 #define LOADGEN_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,9 @@ struct lg_client_stats {
 	size_t ntypes;                                /* rows in types[] */
 	size_t nnotes;                                /* filled entries of notes[] */
 	struct lg_error_note notes[LG_FIRST_ERRORS];  /* first unexpected results */
+	struct lg_histogram *svc;                     /* per label service time, when the
+							 latency in types[] counts from the
+							 intended start (--rate); else NULL */
 	struct lg_type_stats types[];                 /* one per workload stats label */
 };
 
@@ -50,7 +54,8 @@ struct lg_interval {
 /* Status of a run. */
 enum lg_run_status {
 	LG_RUN_COMPLETE,    /* ran for its time (or its one pass) */
-	LG_RUN_INTERRUPTED  /* stopped early by a signal or --abort-on-error */
+	LG_RUN_INTERRUPTED, /* stopped early by a signal or --abort-on-error */
+	LG_RUN_PARTIAL      /* some client processes died; the others ran to the end */
 };
 
 /* The merged result of one measured phase. */
@@ -64,13 +69,23 @@ struct lg_run {
 	struct lg_type_stats *totals;    /* ntypes merged rows (owned) */
 	struct lg_histogram all;         /* every op of every client */
 	uint64_t ops, errors, bytes_read, bytes_written; /* sums over totals */
+	struct lg_histogram *svc_totals; /* ntypes merged service-time rows, or NULL (owned) */
 	struct lg_interval *timeline;    /* one entry per interval (owned) */
 	size_t ntimeline, cap_timeline;
+	double end_sync_s;               /* final syncfs included in duration_s, or 0 */
+	void *shm;                       /* when set, clients[i] point into this mapping of
+					    shm_len bytes (owned, unmapped by lg_run_clear) */
+	size_t shm_len;
 };
 
 /* Allocate zeroed stats for client id with ntypes rows, histograms initialised.
  * Returns 0 or -ENOMEM. */
 int lg_client_stats_create(unsigned id, size_t ntypes, struct lg_client_stats **out);
+/* Bytes a client's stats need, with service-time rows if svc. 0 when too large. */
+size_t lg_client_stats_size(size_t ntypes, bool svc);
+/* Lay out stats in caller memory of lg_client_stats_size bytes (e.g. shared memory for
+ * forked clients) and reset them. Returns mem as stats. */
+struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntypes, bool svc);
 /* Reset all counters (used when warm-up ends). */
 void lg_client_stats_reset(struct lg_client_stats *cs);
 /* Free. NULL is fine. */
