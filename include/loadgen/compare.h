@@ -1,0 +1,139 @@
+/* `loadgen compare`: result files in, verdicts out.
+ *
+ * A result file (schema "loadgen-result/1") holds one or more runs of the same setup.
+ * Comparing two files means comparing their per-run throughputs with Welch's t-test:
+ * a change is only called "faster" or "slower" when it is unlikely to be noise
+ * (p < alpha) and at least --min-effect percent. The per-run values are taken from
+ * `runs`, never from a precomputed `summary`, so files of any age compare the same way.
+ *
+ * Two parts: the evaluation (compare_eval.c: load and check files, decide, list
+ * differences of setup, merge latency histograms), usable on json_t documents built by
+ * hand; and the command (compare.c: options, text and JSON output, exit status). */
+#ifndef LOADGEN_COMPARE_H
+#define LOADGEN_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "loadgen/statistics.h"
+
+#define LG_COMPARE_ALPHA 0.05     /* significance level of a verdict */
+#define LG_COMPARE_EXIT_SLOWER 3  /* exit status when --fail-if-slower trips */
+#define LG_RESULT_SCHEMA "loadgen-result/1"  /* the schema compare reads */
+#define LG_COMPARE_SCHEMA "loadgen-compare/1" /* the schema of compare --json */
+
+/* One result file, loaded and checked: every field used later is known to be there and
+ * of the right type, so nothing after lg_cmp_file_init can fail on the file's shape. */
+struct lg_cmp_file {
+	const char *path; /* name for messages (borrowed) */
+	json_t *doc;      /* the whole result (one reference owned) */
+	json_t *runs;     /* doc's "runs", a non-empty array (borrowed from doc) */
+	size_t nruns;     /* entries in runs */
+	double *mbps;     /* per-run throughput_mbps, nruns values (owned) */
+	double *ops;      /* per-run ops_per_s, nruns values (owned) */
+};
+
+/* The per-run metrics a verdict can be decided on. */
+enum lg_cmp_metric {
+	LG_CMP_MBPS, /* throughput_mbps, the default */
+	LG_CMP_OPS,  /* ops_per_s, when throughput is 0 in both (metadata-only workloads) */
+	LG_CMP_NMETRICS,
+};
+
+/* What a comparison concluded. */
+enum lg_verdict {
+	LG_VERDICT_NONE,   /* fewer than 2 runs in a file: nothing can be said */
+	LG_VERDICT_SAME,   /* no significant difference (or smaller than min_effect_pct) */
+	LG_VERDICT_FASTER, /* significantly more throughput than the baseline */
+	LG_VERDICT_SLOWER, /* significantly less throughput than the baseline */
+};
+
+/* Settings of a comparison. */
+struct lg_cmp_opts {
+	double alpha;          /* significance level, LG_COMPARE_ALPHA */
+	double min_effect_pct; /* smallest |change| in % called faster/slower, >= 0 */
+};
+
+/* One metric of one file against the baseline. */
+struct lg_cmp_metric_result {
+	struct lg_stat_summary base;  /* the baseline's per-run values */
+	struct lg_stat_summary other; /* the other file's per-run values */
+	double change_pct;            /* 100 (other - base) / base; NaN when base is 0 */
+	bool tested;                  /* both have >= 2 runs, so welch is set */
+	struct lg_welch welch;        /* Welch's test of other against base */
+};
+
+/* One file against the baseline. */
+struct lg_cmp_result {
+	struct lg_cmp_metric_result metric[LG_CMP_NMETRICS]; /* by enum lg_cmp_metric */
+	enum lg_cmp_metric decided_by; /* which metric the verdict is about */
+	enum lg_verdict verdict;       /* the conclusion */
+	bool below_min_effect;         /* significant, but smaller than min_effect_pct */
+};
+
+/* Latency of one op type over all runs of a file, from the merged histograms. */
+struct lg_cmp_latency {
+	bool have_pct;   /* p50_ns and p99_ns are known */
+	uint64_t count;  /* values in the merged histogram (0 without histograms) */
+	uint64_t p50_ns; /* median, the midpoint of its bucket */
+	uint64_t p99_ns; /* 99th percentile */
+	uint64_t max_ns; /* largest of the runs' maxima */
+};
+
+/* Called once per difference of setup; base or other is NULL when the key is absent
+ * from that file. key is like "env.kernel" or "workload.params.size". */
+typedef void (*lg_cmp_diff_fn)(const char *key, const json_t *base, const json_t *other,
+			       void *ctx);
+
+/* --- Files --- */
+
+/* Read and check the result file at path. 0, or -errno / -EINVAL with err filled as
+ * "PATH: why" or "PATH:LINE:COL: why" (JSON syntax errors). */
+int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen);
+/* Check an already parsed document; takes over the caller's reference to doc (also on
+ * failure). 0, or -EINVAL / -ENOMEM with err filled as "PATH: why". */
+int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, char *err,
+		     size_t errlen);
+/* Free what f owns; f may be zeroed or NULL. */
+void lg_cmp_file_release(struct lg_cmp_file *f);
+
+/* --- Decisions --- */
+
+/* Compare other against base. Cannot fail on checked files. */
+void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+		   const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+/* True when r is significantly slower (p < alpha) than the baseline by more than pct %
+ * on the deciding metric: the --fail-if-slower condition. */
+bool lg_cmp_slower_than(const struct lg_cmp_result *r, double alpha, double pct);
+/* "faster", "slower", "no significant difference", "no verdict". */
+const char *lg_verdict_name(enum lg_verdict v);
+/* "throughput_mbps" or "ops_per_s" (the JSON key); unit: "MB/s" or "ops/s". */
+const char *lg_cmp_metric_key(enum lg_cmp_metric m);
+const char *lg_cmp_metric_unit(enum lg_cmp_metric m);
+
+/* --- Setup differences and latency --- */
+
+/* Call fn for each difference between the files' env, workload (name, sha256, params),
+ * config and loadgen version. Only keys present in both are compared, so files from
+ * versions that record more facts still compare cleanly. Returns the number found. */
+size_t lg_cmp_setup_diffs(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+			  lg_cmp_diff_fn fn, void *ctx);
+/* Op type labels of either file's runs, in order of first appearance, as the keys of a
+ * new JSON object (values are true). NULL on -ENOMEM. */
+json_t *lg_cmp_op_labels(const struct lg_cmp_file *base, const struct lg_cmp_file *other);
+/* p50, p99 and max of op type label over all runs of f: the runs' histograms merged by
+ * adding the counts of identical [low, high] buckets, percentiles read from the merged
+ * buckets (midpoints), max the largest of the runs' maxima. Without histograms only a
+ * single run's own percentiles are used. 0 (have_pct false when unknown), or -ENOMEM. */
+int lg_cmp_latency(const struct lg_cmp_file *f, const char *label, struct lg_cmp_latency *out);
+
+/* --- The command --- */
+
+/* `loadgen compare [options] BASE.json OTHER.json...`, argv[0] = "compare". Returns
+ * the exit status: 0, 2 (usage or unreadable file), LG_COMPARE_EXIT_SLOWER. */
+int lg_compare_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,255 @@
+"""loadgen compare: verdicts, --min-effect, --fail-if-slower, --json, setup differences,
+merged latency histograms, and clear errors (exit 2 with the file name) for bad files.
+
+Result files are built by hand with known per-run values, so every expected number
+below can be worked out on paper. A last check compares two real runs."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from lgtest import LOADGEN, check, run, tmpdir, write
+
+d = tmpdir()
+
+
+def result(mbps, ops=None, env=None, hist=None, workload=None, config=None, **extra):
+    """A loadgen-result/1 document with one run per value of mbps."""
+    ops = ops if ops is not None else [10 * x for x in mbps]
+    runs = []
+    for i, (m, o) in enumerate(zip(mbps, ops)):
+        h = hist[i] if hist else [[1000, 1000, 3], [2000, 2015, 1]]
+        lat = {"min": h[0][0], "p50": h[0][0], "p99": h[-1][0], "max": h[-1][1]}
+        runs.append({"status": "complete", "throughput_mbps": m, "ops_per_s": o,
+                     "ops_by_type": {"read": {"count": sum(b[2] for b in h),
+                                              "latency_ns": lat, "histogram": h}}})
+    doc = {"schema": "loadgen-result/1", "loadgen": {"version": "0.1.0"},
+           "env": env or {"kernel": "6.1.0", "hostname": "box", "fs_type": "ext4",
+                          "start_time": "2024-01-01T00:00:00Z"},
+           "workload": workload or {"name": "w", "sha256": "aa", "params": {"size": "4k"}},
+           "config": config or {"clients": 4, "time_s": 10.0},
+           "runs": runs}
+    doc.update(extra)
+    return doc
+
+
+def save(name, doc):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        if isinstance(doc, str):
+            f.write(doc)
+        else:
+            json.dump(doc, f)
+    return path
+
+
+def compare(*args):
+    proc = subprocess.run([LOADGEN, "compare"] + list(args), capture_output=True,
+                          text=True, timeout=60)
+    proc.rc = proc.returncode
+    proc.out = proc.stdout
+    proc.err = proc.stderr
+    return proc
+
+
+def show(p):
+    return f"rc={p.rc}\nstdout:\n{p.out}\nstderr:\n{p.err}"
+
+
+base = save("base.json", result([100, 101, 99, 100]))
+half = save("half.json", result([50, 51, 49, 50],
+                                env={"kernel": "6.6.0", "hostname": "box", "fs_type": "xfs",
+                                     "start_time": "2024-02-02T00:00:00Z"}))
+same = save("same.json", result([100.5, 99.5, 100, 101, 99]))
+fast = save("fast.json", result([110, 111, 109, 110]))
+small = save("small.json", result([97, 98, 96, 97]))
+single = save("single.json", result([90]))
+
+# Clearly lower: slower, with the setup differences listed first.
+p = compare(base, half)
+check(p.rc == 0, "compare exits 0", show(p))
+check(re.search(r"Verdict: slower \(decided on MB/s: -50\.0 %", p.out) is not None,
+      "half the throughput is 'slower', decided on MB/s, -50.0 %", show(p))
+check("env.kernel: 6.1.0 \u2192 6.6.0" in p.out and "env.fs_type: ext4 \u2192 xfs" in p.out,
+      "kernel and fs_type differences shown", show(p))
+check(p.out.index("env.kernel") < p.out.index("Verdict"), "differences come first", show(p))
+check("start_time" not in p.out, "volatile keys (start time) are not listed", show(p))
+# 95 % CI half-width of {100,101,99,100}: t(0.975,3) * s / sqrt(4) = 3.1824 * 0.8165 / 2
+check("100.00 \u00b1 1.30" in p.out, "mean \u00b1 95 % CI half-width", show(p))
+
+p = compare(base, same)
+check(p.rc == 0 and "Verdict: no significant difference" in p.out,
+      "noise-level change is 'no significant difference'", show(p))
+check("Setup differences:\n    no differences" in p.out, "'no differences' when none",
+      show(p))
+
+p = compare(base, fast)
+check("Verdict: faster" in p.out, "10 % more is 'faster'", show(p))
+
+# --min-effect: -3 % is significant, but below 5 % it is not worth calling.
+p = compare(base, small)
+check("Verdict: slower" in p.out, "-3 % is significant", show(p))
+p = compare("--min-effect", "5", base, small)
+check("Verdict: no significant difference" in p.out and "--min-effect 5" in p.out,
+      "--min-effect 5 hides a -3 % change, and says so", show(p))
+p = compare("--min-effect", "2%", base, small)
+check("Verdict: slower" in p.out, "--min-effect 2% keeps it", show(p))
+
+# n < 2: no verdict, and a hint to use --repeat.
+p = compare(base, single)
+check(p.rc == 0 and "no verdict possible" in p.out and "--repeat" in p.out,
+      "one run: no verdict, suggests --repeat", show(p))
+
+# --fail-if-slower: exit 3 only when significantly slower by more than PCT.
+p = compare("--fail-if-slower", "5", base, half)
+check(p.rc == 3 and "half.json" in p.err, "--fail-if-slower 5 exits 3 at -50 %", show(p))
+p = compare("--fail-if-slower", "5", base, small)
+check(p.rc == 0, "--fail-if-slower 5 passes at -3 %", show(p))
+p = compare("--fail-if-slower", "5", base, single)
+check(p.rc == 0, "--fail-if-slower cannot trip without a verdict", show(p))
+p = compare("--fail-if-slower", "5", base, fast, half)
+check(p.rc == 3 and p.out.count("Verdict:") == 2, "several files: any slower one trips",
+      show(p))
+
+# --json: one document on stdout, with the p-value.
+p = compare("--json", "--fail-if-slower", "5", base, half, same)
+check(p.rc == 3, "--json keeps the exit status", show(p))
+j = json.loads(p.out)
+check(j["schema"] == "loadgen-compare/1" and j["baseline"]["file"] == base,
+      "--json output parses, names the baseline")
+c0, c1 = j["comparisons"]
+check(c0["verdict"] == "slower" and c1["verdict"] == "no significant difference",
+      "verdicts in JSON", p.out)
+check(c0["p_value"] is not None and 0 <= c0["p_value"] < 1e-4, "p-value in JSON", p.out)
+check(0.05 < c1["p_value"] <= 1, "p-value of the noise-level file", p.out)
+m = c0["metrics"]["throughput_mbps"]
+check(m["baseline"]["values"] == [100, 101, 99, 100] and m["other"]["mean"] == 50,
+      "per-run values and means", p.out)
+check(abs(m["baseline"]["ci95"][1] - 101.299228) < 1e-5, "CI bound to 1e-5", p.out)
+check(abs(c0["change_pct"] + 50) < 1e-9 and c0["decided_by"] == "throughput_mbps",
+      "change and deciding metric", p.out)
+check({"key": "env.kernel", "baseline": "6.1.0", "other": "6.6.0"}
+      in c0["setup_differences"], "setup differences in JSON", p.out)
+check(c0["slower_than_limit"] is True and c1["slower_than_limit"] is False,
+      "which file tripped --fail-if-slower", p.out)
+
+# Metadata-only workloads: 0 MB/s everywhere, so ops/s decides.
+meta_a = save("meta_a.json", result([0, 0, 0], ops=[1000, 1010, 990]))
+meta_b = save("meta_b.json", result([0, 0, 0], ops=[500, 505, 495]))
+p = compare("--json", meta_a, meta_b)
+c = json.loads(p.out)["comparisons"][0]
+check(c["decided_by"] == "ops_per_s" and c["verdict"] == "slower",
+      "0 MB/s in both: ops/s decides", p.out)
+p = compare(meta_a, meta_b)
+check("decided on ops/s" in p.out, "text says ops/s decided", show(p))
+
+# Identical constant runs: p = 1; different constants: significant, with a note.
+const_a = save("const_a.json", result([100, 100, 100]))
+const_b = save("const_b.json", result([90, 90, 90]))
+p = compare("--json", const_a, const_a)
+check(json.loads(p.out)["comparisons"][0]["p_value"] == 1, "identical runs: p = 1", p.out)
+p = compare(const_a, const_b)
+check("Verdict: slower" in p.out and "zero variance" in p.out,
+      "different constants: slower, with a note", show(p))
+
+# Latency: per-run histograms merged bucket by bucket.
+# Baseline runs: 3 at 1000 ns + 1 at ~2000, twice -> p50 1000, p99 midpoint 2007.
+# Other: run 1 has 1 value at 1000 and 3 at 3000..3015; run 2 has 4 at 3000..3015.
+# Merged: [1000,1000]:1, [3000,3015]:7 -> p50 = 3007, max = max of maxes = 5000.
+lat_a = save("lat_a.json", result([100, 100]))
+lat_b = save("lat_b.json", result([100, 100], hist=[[[1000, 1000, 1], [3000, 3015, 3]],
+                                                    [[3000, 3015, 4]]]))
+with open(lat_b) as f:
+    doc = json.load(f)
+doc["runs"][1]["ops_by_type"]["read"]["latency_ns"]["max"] = 5000
+save("lat_b.json", doc)
+p = compare("--json", lat_a, lat_b)
+lat = json.loads(p.out)["comparisons"][0]["latency"]["read"]
+check(lat["baseline"] == {"count": 8, "p50_ns": 1000, "p99_ns": 2007, "max_ns": 2015},
+      "baseline latency from merged histograms", p.out)
+check(lat["other"] == {"count": 8, "p50_ns": 3007, "p99_ns": 3007, "max_ns": 5000},
+      "other latency: merged buckets, max of maxes", p.out)
+p = compare(lat_a, lat_b)
+check(re.search(r"read\s+0\.001\s+0\.003\s+\+200\.7 %", p.out) is not None,
+      "latency row: p50 base, other, change", show(p))
+
+# Bad input: exit 2 with the file name (and line:column for JSON syntax errors).
+broken = save("broken.json", '{"schema": "loadgen-result/1",\n  "runs": [1, 2,]\n}\n')
+p = compare(base, broken)
+check(p.rc == 2 and re.search(re.escape(broken) + r":2:\d+: ", p.err) is not None,
+      "broken JSON: exit 2, FILE:LINE:COL: message", show(p))
+check(p.out == "", "nothing on stdout for a broken file", show(p))
+unknown = save("unknown.json", {"schema": "loadgen-result/99", "runs": []})
+p = compare(unknown, base)
+check(p.rc == 2 and unknown in p.err and "unknown schema" in p.err,
+      "unknown schema: exit 2 with the file name", show(p))
+noruns = save("noruns.json", {"schema": "loadgen-result/1", "env": {}})
+p = compare(base, noruns)
+check(p.rc == 2 and noruns in p.err and "runs" in p.err, "missing runs: exit 2", show(p))
+empty = save("empty.json", {"schema": "loadgen-result/1", "runs": []})
+p = compare(base, empty)
+check(p.rc == 2 and empty in p.err and "empty" in p.err, "empty runs: exit 2", show(p))
+badrun = result([1, 2])
+badrun["runs"][1]["throughput_mbps"] = "fast"
+badrun = save("badrun.json", badrun)
+p = compare(base, badrun)
+check(p.rc == 2 and badrun + ": runs[1].throughput_mbps" in p.err,
+      "non-numeric throughput: exit 2 naming the value", show(p))
+badhist = result([1, 2], hist=[[[1, 2, 3]], [[5, 4, 1]]])
+badhist = save("badhist.json", badhist)
+p = compare(base, badhist)
+check(p.rc == 2 and "runs[1].ops_by_type.read.histogram[0]" in p.err,
+      "malformed histogram bucket: exit 2 naming it", show(p))
+missing = os.path.join(d, "missing.json")
+p = compare(base, missing)
+check(p.rc == 2 and missing + ": No such file" in p.err, "missing file: exit 2", show(p))
+p = compare(base, d)
+check(p.rc == 2 and "Is a directory" in p.err, "a directory: exit 2", show(p))
+p = compare(base, save("array.json", "[1, 2]"))
+check(p.rc == 2 and "not a loadgen result" in p.err, "a JSON array: exit 2", show(p))
+p = compare(base, save("blank.json", ""))
+check(p.rc == 2 and "blank.json:1:1: " in p.err, "an empty file: exit 2, at 1:1", show(p))
+p = compare(broken, missing)
+check(p.rc == 2 and "broken.json" in p.err and "missing.json" in p.err,
+      "every bad file is reported", show(p))
+
+# A run cut short still counts, with a warning on stderr.
+cut = result([100, 101, 99])
+cut["runs"][2]["status"] = "interrupted"
+cut = save("cut.json", cut)
+p = compare("--json", base, cut)
+check(p.rc == 0 and 'runs[2] is "interrupted"' in p.err and json.loads(p.out),
+      "interrupted run: warned on stderr, JSON intact", show(p))
+
+# Usage errors and --help.
+for args, what in (([base], "one file"), ([], "no files"), (["--bogus", base, half], "bad option"),
+                   (["--min-effect", "-1", base, half], "negative --min-effect"),
+                   (["--fail-if-slower", "x", base, half], "bad --fail-if-slower"),
+                   ([base, half, "--min-effect"], "missing value")):
+    p = compare(*args)
+    check(p.rc == 2 and "loadgen compare" in p.err, f"usage error ({what}) exits 2", show(p))
+p = compare("--help")
+check(p.rc == 0 and "Usage: loadgen compare" in p.out and "--fail-if-slower" in p.out,
+      "--help", show(p))
+
+# Two real runs of the same setup: compare reads loadgen's own files.
+t = os.path.join(d, "target")
+os.mkdir(t)
+wl = write(os.path.join(d, "tiny.yaml"), "run:\n  - mkdir: d${client}\n  - rmdir: d${client}\n")
+r1 = run(["-q", "-D", t, "-c", wl, "--run-once", "1"], workdir=tmpdir())
+r2 = run(["-q", "-D", t, "-c", wl, "--run-once", "1"], workdir=tmpdir())
+check(r1.rc == 0 and r2.rc == 0, "two real runs", r1)
+f1 = save("real1.json", r1.json)
+f2 = save("real2.json", r2.json)
+p = compare("--json", f1, f2)
+check(p.rc == 0, "real result files compare", show(p))
+c = json.loads(p.out)["comparisons"][0]
+check(c["verdict"] == "no verdict" and c["decided_by"] == "ops_per_s",
+      "one run each: no verdict; 0 MB/s so ops/s", p.out)
+lat = c["latency"]["mkdir"]["baseline"]
+want = r1.json["runs"][0]["ops_by_type"]["mkdir"]["latency_ns"]
+check(lat["p50_ns"] == want["p50"] and lat["p99_ns"] == want["p99"]
+      and lat["max_ns"] == want["max"], "one run's histogram gives its own percentiles", p.out)
+shutil.rmtree(d)
+print("all compare checks passed")
