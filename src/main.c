@@ -1,17 +1,23 @@
 /* loadgen's command line: parse options, load the workload, run, report. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loadgen/compare.h"
 #include "loadgen/config.h"
+#include "loadgen/dbench_load.h"
 #include "loadgen/engine.h"
+#include "loadgen/import.h"
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
+#include "loadgen/sysinfo.h"
 #include "loadgen/yaml_load.h"
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
@@ -19,8 +25,12 @@
 #define EXIT_INTERRUPT 130 /* stopped by SIGINT/SIGTERM */
 #define MAX_CLIENTS 100000
 #define MAX_LOADFILE (256u << 20)
+#define LG_DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
 
-enum { OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT };
+enum {
+	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
+	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES
+};
 
 static const struct option long_options[] = {
 	{ "loadfile", required_argument, NULL, 'c' },
@@ -34,6 +44,14 @@ static const struct option long_options[] = {
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "abort-on-error", no_argument, NULL, OPT_ABORT },
+	{ "processes", no_argument, NULL, OPT_PROCESSES },
+	{ "sync-open", no_argument, NULL, 's' },
+	{ "sync-dirs", no_argument, NULL, 'S' },
+	{ "fsync-writes", no_argument, NULL, 'F' },
+	{ "direct", no_argument, NULL, OPT_DIRECT },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "end-sync", no_argument, NULL, OPT_END_SYNC },
+	{ "drop-caches", no_argument, NULL, OPT_DROP_CACHES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -43,9 +61,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen [options] NCLIENTS\n"
+		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
+		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
 		"throughput and latency.\n\n"
-		"  -c, --loadfile FILE    workload (YAML); default: the built-in netbench\n"
+		"  -c, --loadfile FILE    workload: YAML, or a dbench loadfile (recognised by its\n"
+		"                         content); default: the built-in netbench\n"
 		"  -D, --directory DIR    where the run directory is created (default .)\n"
 		"  -t, --time SECONDS     length of the measured phase (default %g)\n"
 		"      --warmup SECONDS   warm-up before measuring, results discarded (default %g)\n"
@@ -56,6 +77,16 @@ static void usage(FILE *f)
 		"      --keep             leave the run directory and its files in place\n"
 		"  -q, --quiet            no per-second progress lines\n"
 		"      --abort-on-error   stop the run at the first unexpected result\n"
+		"      --processes        run each client in its own process (default: threads)\n"
+		"  -s, --sync-open        open every file with O_SYNC\n"
+		"  -S, --sync-dirs        fsync the parent directory after create, unlink,\n"
+		"                         rename, mkdir and rmdir (inside the op's time)\n"
+		"  -F, --fsync-writes     fsync after every write (inside the write's time)\n"
+		"      --direct           open every file with O_DIRECT (aligned buffers)\n"
+		"  -R, --rate MBPS        limit each client to MBPS MB/s (10^6 bytes); latency\n"
+		"                         then counts from each op's intended start\n"
+		"      --end-sync         a final syncfs is part of the measured time\n"
+		"      --drop-caches      sync and drop the page cache before measuring (root)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 130 interrupted.\n",
@@ -145,6 +176,17 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_KEEP: cfg->keep = true; break;
 	case 'q': cfg->quiet = true; break;
 	case OPT_ABORT: cfg->abort_on_error = true; break;
+	case OPT_PROCESSES: cfg->processes = true; cfg->mode = "processes"; break;
+	case 's': cfg->sync_open = true; break;
+	case 'S': cfg->sync_dirs = true; break;
+	case 'F': cfg->fsync_writes = true; break;
+	case OPT_DIRECT: cfg->direct = true; break;
+	case 'R':
+		if (parse_seconds(arg, &cfg->rate_mbps) || cfg->rate_mbps <= 0)
+			return bad_usage("invalid --rate '%s': expected MB/s > 0", arg);
+		break;
+	case OPT_END_SYNC: cfg->end_sync = true; break;
+	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
 	default: usage(stderr); return EXIT_USAGE;
@@ -160,7 +202,7 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 	*cfg = (struct lg_config){ .mode = "threads", .directory = ".",
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
 				   .seed = LG_DEFAULT_SEED, .argc = argc, .argv = argv };
-	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhV", long_options, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
 	if (optind != argc - 1)
@@ -211,6 +253,20 @@ static int read_file(const char *path, char **text, size_t *len)
 	return 0;
 }
 
+/* A loadfile's text: a dbench loadfile, recognised by its content, or YAML. */
+static int load_text(const struct lg_config *cfg, const char *name, const char *text,
+		     size_t len, struct lg_workload **wl, char *err, size_t errlen)
+{
+	if (!lg_dbench_detect(text, len))
+		return lg_yaml_load(name, text, len, cfg->params, cfg->nparams, cfg->clients, wl,
+				    err, errlen);
+	if (cfg->nparams) {
+		snprintf(err, errlen, "%s: dbench loadfiles take no -p parameters", name);
+		return -EINVAL;
+	}
+	return lg_dbench_load(name, text, len, cfg->clients, wl, err, errlen);
+}
+
 static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 {
 	char err[1024], *text = NULL;
@@ -223,8 +279,7 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 	else if ((rc = read_file(cfg->loadfile, &text, &len)))
 		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
 	else
-		rc = lg_yaml_load(cfg->loadfile, text, len, cfg->params, cfg->nparams,
-				  cfg->clients, wl, err, sizeof(err));
+		rc = load_text(cfg, cfg->loadfile, text, len, wl, err, sizeof(err));
 	free(text);
 	if (rc)
 		fprintf(stderr, "loadgen: %s\n", err);
@@ -242,6 +297,7 @@ static void on_signal(int sig)
 		lg_engine_interrupt();
 		return;
 	}
+	lg_engine_abandon();
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0 || !dir)
 		_exit(EXIT_INTERRUPT);
 	if (write(STDERR_FILENO, dir, strlen(dir)) >= 0)
@@ -278,9 +334,15 @@ int main(int argc, char **argv)
 	struct lg_workload *wl = NULL;
 	struct lg_config cfg;
 	struct lg_run run;
+	struct timespec start;
 	char err[1024];
-	int status = parse_args(argc, argv, &cfg);
+	int status;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return lg_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "import") == 0)
+		return lg_import_main(argc - 1, argv + 1);
+	status = parse_args(argc, argv, &cfg);
 	if (status)
 		goto out;
 	status = EXIT_USAGE;
@@ -290,7 +352,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "loadgen: --json %s\n", err);
 		goto out;
 	}
+	if (cfg.drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
+		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
+			strerror(errno));
+		goto out;
+	}
+	lg_workload_add_open_flags(wl, (cfg.sync_open ? O_SYNC : 0) | (cfg.direct ? O_DIRECT : 0));
 	install_signals();
+	clock_gettime(CLOCK_REALTIME, &start);
+	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
+		lg_sysinfo_print(stdout, cfg.env);
 	if (lg_engine_run(&cfg, wl, &run, err, sizeof(err))) {
 		fprintf(stderr, "loadgen: %s\n", err);
 		goto out;
@@ -307,6 +378,7 @@ int main(int argc, char **argv)
 	lg_run_clear(&run);
 out:
 	lg_workload_destroy(wl);
+	json_decref(cfg.env);
 	free(cfg.params);
 	return status;
 }

@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "ops_dbench.h"
 
 typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		       uint64_t *bytes);
@@ -101,7 +103,7 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	*bytes = (uint64_t)n;
 	c->last[op->slot] = off;
 	c->pos[op->slot] = off + (uint64_t)n;
-	return 0;
+	return wr && c->sh->fsync_writes ? result(fsync(fd)) : 0;
 }
 
 static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -206,23 +208,29 @@ static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(syncfs(fd_of(c, op)));
 }
 
-/* Think time, cut into slices so a stop request is seen within 100 ms. */
+/* Think time; a stop request ends it early. */
 static int do_sleep(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		    uint64_t *bytes)
 {
-	const uint64_t slice = 100000000;
-	uint64_t end = lg_now_ns() + op->size, now;
-
 	(void)call;
 	(void)bytes;
-	while ((now = lg_now_ns()) < end &&
-	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
-		uint64_t left = end - now < slice ? end - now : slice;
-		struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
-
-		nanosleep(&ts, NULL);
-	}
+	lg_client_sleep_until(c, lg_now_ns() + op->size);
 	return 0;
+}
+
+int lg_op_sync_parent(struct lg_client *c, uint32_t path)
+{
+	const char *dir = c->parents[path];
+	int fd, rc;
+
+	if (!dir)
+		return result(fsync(c->sh->dirfd));
+	fd = openat(c->sh->dirfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	rc = result(fsync(fd));
+	close(fd);
+	return rc;
 }
 
 static const exec_fn exec_table[LG_OP_KIND_COUNT] = {
@@ -236,10 +244,46 @@ static const exec_fn exec_table[LG_OP_KIND_COUNT] = {
 	[LG_OP_SYNC_FILE_RANGE] = do_sync_range,
 	[LG_OP_FADVISE] = do_sync_range,
 	[LG_OP_SYNCFS] = do_syncfs,     [LG_OP_SLEEP] = do_sleep,
+	[LG_OP_NTCREATE] = lg_op_ntcreate, [LG_OP_DELTREE] = lg_op_deltree,
+	[LG_OP_STATFS] = lg_op_statfs,     [LG_OP_SETINFO] = lg_op_setinfo,
+	[LG_OP_FIND] = lg_op_find,         [LG_OP_LOCK] = lg_op_lock,
+	[LG_OP_UNLOCK] = lg_op_lock,
 };
+
+/* Whether -S syncs the parent directory after op: it changed a directory's entries. */
+static bool changes_names(const struct lg_op *op)
+{
+	switch (op->kind) {
+	case LG_OP_OPEN: case LG_OP_NTCREATE:
+		return op->flags & O_CREAT;
+	case LG_OP_UNLINK: case LG_OP_MKDIR: case LG_OP_RMDIR: case LG_OP_RENAME:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* -S: after a successful namespace change, fsync the directories it changed, inside
+ * the op's time (as dbench's sync-dirs option does). */
+static int sync_dirs(struct lg_client *c, const struct lg_op *op)
+{
+	int rc = lg_op_sync_parent(c, op->path);
+	const char *from = c->parents[op->path], *to = NULL;
+
+	if (op->kind == LG_OP_RENAME)
+		to = c->parents[op->path2];
+	if (!rc && op->kind == LG_OP_RENAME && (!from != !to || (from && strcmp(from, to))))
+		rc = lg_op_sync_parent(c, op->path2);
+	return rc;
+}
 
 int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes)
 {
+	int rc;
+
 	*bytes = 0;
-	return exec_table[op->kind](c, op, call, bytes);
+	rc = exec_table[op->kind](c, op, call, bytes);
+	if (rc == 0 && c->sh->sync_dirs && changes_names(op))
+		rc = sync_dirs(c, op);
+	return rc;
 }

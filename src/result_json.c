@@ -185,9 +185,11 @@ static json_t *errnos_json(const struct lg_type_stats *t)
 	return o;
 }
 
-static json_t *type_json(const struct lg_type_stats *t)
+/* One op type; svc (may be NULL) adds the service time of a rate-limited run, whose
+ * latency_ns counts from each op's intended start. */
+static json_t *type_json(const struct lg_type_stats *t, const struct lg_histogram *svc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
 			 "count", I(t->count),
 			 "errors", I(t->errors),
 			 "bytes", I(t->bytes_read + t->bytes_written),
@@ -195,7 +197,8 @@ static json_t *type_json(const struct lg_type_stats *t)
 			 "bytes_written", I(t->bytes_written),
 			 "errors_by_errno", errnos_json(t),
 			 "latency_ns", latency_json(&t->hist),
-			 "histogram", histogram_json(&t->hist));
+			 "histogram", histogram_json(&t->hist),
+			 "service_ns", svc ? latency_json(svc) : NULL);
 }
 
 static json_t *types_json(const struct lg_run *run)
@@ -205,7 +208,9 @@ static json_t *types_json(const struct lg_run *run)
 	for (size_t i = 0; o && run->totals && i < run->ntypes; i++) {
 		const struct lg_type_stats *t = &run->totals[i];
 
-		if ((t->count || t->errors) && put(o, type_label(run, i), type_json(t))) {
+		const struct lg_histogram *svc = run->svc_totals ? &run->svc_totals[i] : NULL;
+
+		if ((t->count || t->errors) && put(o, type_label(run, i), type_json(t, svc))) {
 			json_decref(o);
 			o = NULL;
 		}
@@ -292,14 +297,23 @@ static json_t *notes_json(const struct lg_run *run)
 	return a;
 }
 
+static const char *status_name(enum lg_run_status st)
+{
+	return st == LG_RUN_INTERRUPTED ? "interrupted" : st == LG_RUN_PARTIAL ? "partial" :
+									 "complete";
+}
+
 static json_t *run_json(const struct lg_run *run)
 {
-	double secs = run->duration_s;
+	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
 
-	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f,"
+	return json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f,"
 			 " s:o, s:o, s:o, s:o, s:o}",
-			 "status", run->status == LG_RUN_INTERRUPTED ? "interrupted" : "complete",
+			 "status", status_name(run->status),
 			 "duration_s", fin(secs),
+			 "end_sync_s", fin(run->end_sync_s),
+			 "buffered_throughput_mbps",
+			 per_s(bytes / 1e6, secs - run->end_sync_s),
 			 "bytes_read", I(run->bytes_read),
 			 "bytes_written", I(run->bytes_written),
 			 "ops", I(run->ops),
@@ -353,14 +367,21 @@ static json_t *command_json(const struct lg_config *cfg)
  * uint64 gets it exactly, even above INT64_MAX. */
 static json_t *config_json(const struct lg_config *cfg)
 {
-	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I}",
+	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I, s:f, s:b, s:b, s:b, s:b, s:b, s:b}",
 			 "clients", I(cfg->clients),
 			 "mode", jstr(cfg->mode),
 			 "time_s", fin(cfg->time_s),
 			 "warmup_s", fin(cfg->warmup_s),
 			 "run_once", (int)cfg->run_once,
 			 "directory", jstr(cfg->directory),
-			 "seed", I(cfg->seed));
+			 "seed", I(cfg->seed),
+			 "rate_mbps", fin(cfg->rate_mbps),
+			 "sync_open", (int)cfg->sync_open,
+			 "sync_dirs", (int)cfg->sync_dirs,
+			 "fsync_writes", (int)cfg->fsync_writes,
+			 "direct", (int)cfg->direct,
+			 "end_sync", (int)cfg->end_sync,
+			 "drop_caches", (int)cfg->drop_caches);
 }
 
 json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_workload *wl,
@@ -374,7 +395,9 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 			a = NULL;
 		}
 	}
-	if (lg_sysinfo_json(&env) != 0)
+	if (cfg->env)
+		env = json_incref(cfg->env);
+	else if (lg_sysinfo_json(cfg->directory, cfg->argc, cfg->argv, NULL, &env) != 0)
 		env = NULL;
 	return json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", SCHEMA,

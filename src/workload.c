@@ -2,6 +2,7 @@
 #include "loadgen/workload.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,11 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_TRUNCATE] = "truncate", [LG_OP_READDIR] = "readdir",
 	[LG_OP_SYNC_FILE_RANGE] = "sync_file_range",
 	[LG_OP_FADVISE] = "fadvise",   [LG_OP_SYNCFS] = "syncfs",
-	[LG_OP_SLEEP] = "sleep",       [LG_OP_LOOP] = "repeat",
+	[LG_OP_SLEEP] = "sleep",
+	[LG_OP_NTCREATE] = "ntcreate", [LG_OP_DELTREE] = "deltree",
+	[LG_OP_STATFS] = "statfs",     [LG_OP_SETINFO] = "setinfo",
+	[LG_OP_FIND] = "find",         [LG_OP_LOCK] = "lock",
+	[LG_OP_UNLOCK] = "unlock",     [LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
 	[LG_OP_JUMP] = "jump",
 };
@@ -55,6 +60,9 @@ void lg_workload_destroy(struct lg_workload *wl)
 	free_strings(wl->paths, wl->npaths);
 	free_strings(wl->types, wl->ntypes);
 	free_strings(wl->slots, wl->nslots);
+	free(wl->path_index.buckets);
+	free(wl->type_index.buckets);
+	free(wl->slot_index.buckets);
 	for (size_t i = 0; i < wl->nparams; i++) {
 		free(wl->params[i].name);
 		free(wl->params[i].value);
@@ -108,37 +116,81 @@ int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t ta
 	return 0;
 }
 
-/* Find s in v[0..n), or append a copy. Linear search is fine for the table sizes the
- * loaders build (they cache repeated lookups themselves where it matters). */
-static int intern(char ***v, size_t *n, size_t *cap, const char *s, uint32_t *index)
+/* FNV-1a: simple, and good enough for path and label strings. */
+static uint64_t hash_str(const char *s)
 {
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/* The bucket holding s, or the empty bucket where it would go. ix must not be empty. */
+static size_t index_find(const struct lg_intern_index *ix, char *const *v, const char *s)
+{
+	size_t mask = ix->nbuckets - 1, b = (size_t)hash_str(s) & mask;
+
+	while (ix->buckets[b] && strcmp(v[ix->buckets[b] - 1], s) != 0)
+		b = (b + 1) & mask;
+	return b;
+}
+
+/* Make room in ix for entry n + 1 of v, rebuilding it at twice the size when it would
+ * be more than half full (short probe sequences). 0 or -ENOMEM. */
+static int index_grow(struct lg_intern_index *ix, char *const *v, size_t n)
+{
+	struct lg_intern_index nix = { NULL, ix->nbuckets ? ix->nbuckets : 64 };
+
+	if ((n + 1) * 2 <= ix->nbuckets)
+		return 0;
+	while (nix.nbuckets < (n + 1) * 2)
+		nix.nbuckets *= 2;
+	nix.buckets = calloc(nix.nbuckets, sizeof(*nix.buckets));
+	if (!nix.buckets)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		nix.buckets[index_find(&nix, v, v[i])] = (uint32_t)i + 1;
+	free(ix->buckets);
+	*ix = nix;
+	return 0;
+}
+
+/* Find s in v[0..n) through ix, or append a copy. Hashed, because a dbench loadfile
+ * has hundreds of thousands of lines and thousands of distinct handles. */
+static int intern(char ***v, size_t *n, size_t *cap, struct lg_intern_index *ix,
+		  const char *s, uint32_t *index)
+{
+	size_t b;
 	char *copy;
 
-	for (size_t i = 0; i < *n; i++) {
-		if (strcmp((*v)[i], s) == 0) {
-			*index = (uint32_t)i;
-			return 0;
-		}
-	}
-	if (grow((void **)v, *n, cap, sizeof(char *)))
+	if (*n >= UINT32_MAX - 1)
 		return -ENOMEM;
+	if (index_grow(ix, *v, *n) || grow((void **)v, *n, cap, sizeof(char *)))
+		return -ENOMEM;
+	b = index_find(ix, *v, s);
+	if (ix->buckets[b]) {
+		*index = ix->buckets[b] - 1;
+		return 0;
+	}
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
 	(*v)[*n] = copy;
+	ix->buckets[b] = (uint32_t)*n + 1;
 	*index = (uint32_t)(*n)++;
 	return 0;
 }
 
 int lg_workload_path(struct lg_workload *wl, const char *path, uint32_t *index)
 {
-	return intern(&wl->paths, &wl->npaths, &wl->cap_paths, path, index);
+	return intern(&wl->paths, &wl->npaths, &wl->cap_paths, &wl->path_index, path, index);
 }
 
 int lg_workload_type(struct lg_workload *wl, const char *name, uint16_t *index)
 {
 	uint32_t i;
-	int rc = intern(&wl->types, &wl->ntypes, &wl->cap_types, name, &i);
+	int rc = intern(&wl->types, &wl->ntypes, &wl->cap_types, &wl->type_index, name, &i);
 
 	if (rc)
 		return rc;
@@ -150,18 +202,20 @@ int lg_workload_type(struct lg_workload *wl, const char *name, uint16_t *index)
 
 int lg_workload_slot(struct lg_workload *wl, const char *name, uint32_t *index)
 {
-	return intern(&wl->slots, &wl->nslots, &wl->cap_slots, name, index);
+	return intern(&wl->slots, &wl->nslots, &wl->cap_slots, &wl->slot_index, name, index);
 }
 
 int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32_t *index)
 {
-	for (size_t i = 0; i < wl->nslots; i++) {
-		if (strcmp(wl->slots[i], name) == 0) {
-			*index = (uint32_t)i;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	size_t b;
+
+	if (!wl->slot_index.nbuckets)
+		return -ENOENT;
+	b = index_find(&wl->slot_index, wl->slots, name);
+	if (!wl->slot_index.buckets[b])
+		return -ENOENT;
+	*index = wl->slot_index.buckets[b] - 1;
+	return 0;
 }
 
 int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
@@ -200,6 +254,16 @@ int lg_workload_set_source(struct lg_workload *wl, const char *name, const char 
 	for (size_t i = 0; i < sizeof(digest); i++)
 		snprintf(wl->sha256 + 2 * i, 3, "%02x", digest[i]);
 	return 0;
+}
+
+void lg_workload_add_open_flags(struct lg_workload *wl, int flags)
+{
+	for (int p = 0; p < LG_PHASE_COUNT; p++)
+		for (size_t i = 0; i < wl->nops[p]; i++)
+			if (wl->ops[p][i].kind == LG_OP_OPEN ||
+			    (wl->ops[p][i].kind == LG_OP_NTCREATE &&
+			     !(wl->ops[p][i].flags & O_DIRECTORY)))
+				wl->ops[p][i].flags |= flags;
 }
 
 int lg_path_check(const char *path, const char **why)

@@ -6,6 +6,7 @@
  * common (argument lookup, expect, label, appending the op) lives in compile_op, so an
  * op's own code is only what makes it different. */
 #include "yaml_priv.h"
+#include "yaml_dbench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -350,6 +351,14 @@ static const struct op_spec op_specs[] = {
 	{ "fadvise", LG_OP_FADVISE, false, 0x41, RANGE_KEYS("advice"), fill_fadvise },
 	{ "syncfs", LG_OP_SYNCFS, true, 0x0, FILE_KEYS, fill_syncfs },
 	{ "sleep", LG_OP_SLEEP, true, 0x1, { "duration" }, fill_sleep },
+	/* dbench's ops (yaml_dbench.c) */
+	{ "ntcreate", LG_OP_NTCREATE, false, 0x1, { "path", "as", "flags" }, lg_yfill_ntcreate },
+	{ "deltree", LG_OP_DELTREE, true, 0x1, PATH_KEYS, fill_path },
+	{ "statfs", LG_OP_STATFS, false, 0x0, { NULL }, lg_yfill_none },
+	{ "setinfo", LG_OP_SETINFO, true, 0x1, FILE_KEYS, fill_file },
+	{ "find", LG_OP_FIND, true, 0x1, { "path", "max" }, lg_yfill_find },
+	{ "lock", LG_OP_LOCK, false, 0x1, { "file", "offset", "size" }, lg_yfill_lock },
+	{ "unlock", LG_OP_UNLOCK, false, 0x1, { "file", "offset", "size" }, lg_yfill_lock },
 };
 
 /* Fill v from the op's value: a mapping of arguments, a scalar for keys[0], or null. */
@@ -534,18 +543,79 @@ static int extra_key(struct lg_yctx *c, const struct lg_ynode *op, const struct 
 			op->text);
 }
 
+/* The value n of 'when': true/false, yes/no or 1/0, after ${} substitution. */
+static int when_value(struct lg_yctx *c, const struct lg_ynode *n, bool *on)
+{
+	static const char *const names[] = { "false", "true", "no", "yes", "0", "1" };
+	const char *s;
+	int rc = lg_ystring(c, n, "when", false, &s);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*on = i % 2 == 1;
+			return 0;
+		}
+	}
+	if (strcmp(s, n->text) != 0)
+		return lg_yfail(c, n, "bad boolean '%s' (from '%s') for 'when' (expected true, "
+				"false, yes, no, 1 or 0)", s, n->text);
+	return lg_yfail(c, n, "bad boolean '%s' for 'when' (expected true, false, yes, no, "
+			"1 or 0)", s);
+}
+
+/* The optional 'when' key beside a step's op, before or after it. It sits outside the
+ * op's arguments so that it works the same on repeat and choose, which have none of
+ * their own to hold it. *view gets the step without it; *on whether to compile it. */
+static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynode *view,
+		     bool *on)
+{
+	size_t at = 0;
+
+	*view = *n;
+	*on = true;
+	while (at < n->n && strcmp(n->items[at]->text, "when") != 0)
+		at += 2;
+	if (at == n->n)
+		return 0;
+	if (n->n == 2)
+		return lg_yfail(c, n->items[0], "'when' needs an op beside it in the same step, "
+				"such as '- {when: \"${x}\", stat: f}'");
+	if (n->n > 4) { /* name the first key that is neither the op nor 'when' */
+		size_t op = at == 0 ? 2 : 0, x = op + 2 == at ? op + 4 : op + 2;
+
+		return extra_key(c, n->items[op], n->items[x]);
+	}
+	if (at == 0)
+		view->items += 2;
+	view->n -= 2;
+	return when_value(c, n->items[at + 1], on);
+}
+
 static int step(struct lg_yctx *c, const struct lg_ynode *n)
 {
 	const struct lg_ynode *key, *val;
+	struct lg_ynode view;
 	uint32_t line = n->line + 1;
+	bool on;
+	int rc;
 
 	if (n->kind != LG_YMAP)
 		return lg_yfail(c, n, "a step must be a mapping with one op, such as "
 				"'- stat: f', not %s", lg_ykind_name(n));
 	if (n->n == 0)
 		return lg_yfail(c, n, "empty step: expected one op");
+	rc = step_when(c, n, &view, &on);
+	if (rc)
+		return rc;
+	n = &view;
 	if (n->n > 2)
 		return extra_key(c, n->items[0], n->items[2]);
+	/* A step switched off is not compiled at all: its arguments may name files that
+	 * only steps switched on with it open. */
+	if (!on)
+		return 0;
 	key = n->items[0];
 	val = n->items[1];
 	if (!strcmp(key->text, "repeat"))
@@ -557,7 +627,8 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 			return compile_op(c, &op_specs[i], line, key, val);
 	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
 			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
-			"readdir, sync_file_range, fadvise, syncfs, sleep, repeat or choose)",
+			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
+			"statfs, setinfo, find, lock, unlock, repeat or choose)",
 			key->text);
 }
 

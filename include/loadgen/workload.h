@@ -50,6 +50,18 @@ enum lg_op_kind {
 	LG_OP_FADVISE,         /* posix_fadvise(slot, offset, size, flags) */
 	LG_OP_SYNCFS,          /* syncfs(slot), or of the run directory with no slot */
 	LG_OP_SLEEP,           /* think time of size nanoseconds */
+	/* dbench's SMB-like ops (ops_dbench.c), one timed op each however many calls: */
+	LG_OP_NTCREATE,        /* stat, open(path, flags) into slot (or close at once if
+				  slot is LG_NO_SLOT), fstat; O_DIRECTORY|O_CREAT: mkdir
+				  first, then open the directory */
+	LG_OP_DELTREE,         /* remove path and everything below it; gone already is ok */
+	LG_OP_STATFS,          /* fstatvfs of the run directory */
+	LG_OP_SETINFO,         /* fstat(slot), then futimens to earlier times */
+	LG_OP_FIND,            /* path2 == LG_NO_SLOT: stat(path); else read directory path
+				  (LG_NO_SLOT: the run dir) for names matching pattern path2,
+				  up to size matches (0: all); none: ENOENT */
+	LG_OP_LOCK,            /* OFD write lock of [offset, offset + size) on slot */
+	LG_OP_UNLOCK,          /* unlock of [offset, offset + size) on slot */
 	LG_OP_LOOP,            /* control: start a repeat block of count iterations */
 	LG_OP_NEXT,            /* control: end of a repeat block */
 	LG_OP_CHOOSE,          /* control: pick one of count alternatives by weight */
@@ -101,6 +113,13 @@ struct lg_param {
 	char *value; /* owned */
 };
 
+/* Hash index of one of the workload's string tables, so interning is O(1): open
+ * addressing with linear probing. Internal to workload.c. */
+struct lg_intern_index {
+	uint32_t *buckets; /* entry index + 1, or 0 for an empty bucket (owned) */
+	size_t nbuckets;   /* 0, or a power of two at least twice the entries */
+};
+
 /* A loaded, compiled workload. Immutable once loaded; shared by all clients. */
 struct lg_workload {
 	char *name;                        /* workload name (owned) */
@@ -121,6 +140,9 @@ struct lg_workload {
 	uint64_t max_io;                   /* largest read/write size: the client buffer size */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
+	struct lg_intern_index path_index; /* hash indexes of paths, types and slots */
+	struct lg_intern_index type_index;
+	struct lg_intern_index slot_index;
 };
 
 /* Allocate an empty workload. Returns 0 or -ENOMEM. */
@@ -149,6 +171,9 @@ int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *
 /* Set name, source and the SHA-256 of text (copies). 0 or -ENOMEM. */
 int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
 			   const char *text, size_t len);
+
+/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file. */
+void lg_workload_add_open_flags(struct lg_workload *wl, int flags);
 
 /* Check that path stays inside the run directory: non-empty, relative, and no ".."
  * climbs above its start. Returns 0, or -EINVAL with *why set to a static message. */
