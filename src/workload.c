@@ -25,7 +25,7 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_FIND] = "find",         [LG_OP_LOCK] = "lock",
 	[LG_OP_UNLOCK] = "unlock",     [LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
-	[LG_OP_JUMP] = "jump",
+	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick",
 };
 
 const char *lg_op_kind_name(enum lg_op_kind kind)
@@ -63,6 +63,12 @@ void lg_workload_destroy(struct lg_workload *wl)
 	free(wl->path_index.buckets);
 	free(wl->type_index.buckets);
 	free(wl->slot_index.buckets);
+	for (size_t i = 0; i < wl->nvars; i++)
+		free(wl->vars[i].name);
+	free(wl->vars);
+	for (size_t i = 0; i < wl->nsets; i++)
+		free(wl->sets[i].tmpl);
+	free(wl->sets);
 	for (size_t i = 0; i < wl->nparams; i++) {
 		free(wl->params[i].name);
 		free(wl->params[i].value);
@@ -215,6 +221,143 @@ int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32
 	if (!wl->slot_index.buckets[b])
 		return -ENOENT;
 	*index = wl->slot_index.buckets[b] - 1;
+	return 0;
+}
+
+int lg_workload_find_var(const struct lg_workload *wl, const char *name, size_t len,
+			 uint16_t *index)
+{
+	for (size_t i = 1; i < wl->nvars; i++) {
+		if (strlen(wl->vars[i].name) == len && !memcmp(wl->vars[i].name, name, len)) {
+			*index = (uint16_t)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Append a variable named name (len bytes) with count. */
+static int add_var(struct lg_workload *wl, const char *name, size_t len, uint64_t count)
+{
+	char *copy = strndup(name, len);
+
+	if (!copy || grow((void **)&wl->vars, wl->nvars, &wl->cap_vars, sizeof(*wl->vars))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	wl->vars[wl->nvars++] = (struct lg_var){ copy, count, 0 };
+	return 0;
+}
+
+int lg_workload_var(struct lg_workload *wl, const char *name, size_t len, uint64_t count,
+		    uint16_t *index)
+{
+	int rc;
+
+	if (lg_workload_find_var(wl, name, len, index) == 0)
+		return 0;
+	if (wl->nvars > UINT16_MAX - 1)
+		return -E2BIG;
+	/* Entry 0 stands for "no variable": its value stays 0, so c->paths[path + vars[var]]
+	 * needs no test for ops without one. */
+	if (wl->nvars == 0 && (rc = add_var(wl, "", 0, 1)))
+		return rc;
+	if ((rc = add_var(wl, name, len, count)))
+		return rc;
+	*index = (uint16_t)(wl->nvars - 1);
+	return 0;
+}
+
+const char *lg_workload_set_template(const struct lg_workload *wl, uint32_t first,
+				     uint16_t var)
+{
+	for (size_t i = 0; i < wl->nsets; i++)
+		if (wl->sets[i].first == first && wl->sets[i].var == var)
+			return wl->sets[i].tmpl;
+	return NULL;
+}
+
+/* tmpl with every "${name}" replaced by value v, as a new string (NULL: no memory). */
+static char *set_entry(const char *tmpl, const char *name, uint64_t v)
+{
+	size_t nlen = strlen(name), n = 0, o = 0;
+	char num[24], *out;
+	int numlen = snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	const char *t;
+
+	for (t = tmpl; (t = strstr(t, "${")); t += 2)
+		n++;
+	out = malloc(strlen(tmpl) + n * (size_t)numlen + 1);
+	if (!out)
+		return NULL;
+	for (t = tmpl; *t;) {
+		if (t[0] == '$' && t[1] == '{' && !strncmp(t + 2, name, nlen) && t[2 + nlen] == '}') {
+			memcpy(out + o, num, (size_t)numlen);
+			o += (size_t)numlen;
+			t += nlen + 3;
+		} else {
+			out[o++] = *t++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Append the count entries of a new file set to wl->paths. They bypass interning, as
+ * they must be consecutive; a path written literally elsewhere may equal one of them
+ * and get an entry of its own or, once the index is rebuilt, share theirs: both are
+ * harmless, the string is the same. */
+static int append_set(struct lg_workload *wl, const char *tmpl, const char *name,
+		      uint64_t count)
+{
+	for (uint64_t v = 0; v < count; v++) {
+		char *p;
+
+		if (grow((void **)&wl->paths, wl->npaths, &wl->cap_paths, sizeof(char *)))
+			return -ENOMEM;
+		p = set_entry(tmpl, name, v);
+		if (!p)
+			return -ENOMEM;
+		wl->set_bytes += strlen(p) + 1;
+		wl->paths[wl->npaths++] = p;
+	}
+	wl->set_paths += count;
+	return 0;
+}
+
+int lg_workload_path_set(struct lg_workload *wl, const char *tmpl, uint16_t var,
+			 uint32_t *first)
+{
+	const struct lg_var *v = &wl->vars[var];
+	size_t start = wl->npaths, bytes;
+	char *copy;
+	int rc;
+
+	for (size_t i = 0; i < wl->nsets; i++) {
+		if (wl->sets[i].var == var && !strcmp(wl->sets[i].tmpl, tmpl)) {
+			*first = wl->sets[i].first;
+			return 0;
+		}
+	}
+	if (v->count > LG_MAX_SET_PATHS - wl->set_paths || wl->npaths + v->count >= UINT32_MAX)
+		return -E2BIG;
+	/* An upper bound: within the limit a value has at most 7 digits, so each ${name}
+	 * (4 bytes or more) grows by at most 3. */
+	bytes = v->count * (2 * strlen(tmpl) + 1);
+	if (bytes > LG_MAX_SET_BYTES - wl->set_bytes)
+		return -E2BIG;
+	copy = strdup(tmpl);
+	if (!copy || grow((void **)&wl->sets, wl->nsets, &wl->cap_sets, sizeof(*wl->sets))) {
+		free(copy);
+		return -ENOMEM;
+	}
+	rc = append_set(wl, tmpl, v->name, v->count);
+	if (rc) {
+		free(copy);
+		return rc;
+	}
+	wl->sets[wl->nsets++] = (struct lg_pathset){ copy, (uint32_t)start, var };
+	*first = (uint32_t)start;
 	return 0;
 }
 

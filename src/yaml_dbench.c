@@ -30,7 +30,7 @@ static int ntcreate_flag(struct lg_yctx *c, const struct lg_ynode *n, int *flags
 
 int lg_yfill_ntcreate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
-	int flags = 0, rc = lg_ypath(c, v[0], "path", &op->path);
+	int flags = 0, rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
 
 	if (!rc && v[1])
 		rc = lg_yslot_bind(c, v[1], "as", &op->slot);
@@ -57,7 +57,13 @@ static int find_pattern(struct lg_yctx *c, const struct lg_ynode *n, const char 
 {
 	const char *slash = strrchr(s, '/'), *why;
 	char dir[MAX_PATH_TEMPLATE + 1];
+	uint16_t var;
+	int rc = lg_ypath_var(c, n, "path", s, &var);
 
+	if (rc)
+		return rc;
+	if (var) /* a pattern is matched, not opened: a file set would mean nothing */
+		return lg_yfail(c, n, "path '%s': a find pattern cannot use a variable", s);
 	if (strlen(s) > MAX_PATH_TEMPLATE)
 		return lg_yfail(c, n, "path longer than %d bytes", MAX_PATH_TEMPLATE);
 	if (slash && slash > s) {
@@ -83,7 +89,7 @@ int lg_yfill_find(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_
 	if (strpbrk(last, "*?"))
 		rc = find_pattern(c, v[0], s, op);
 	else
-		rc = lg_ypath(c, v[0], "path", &op->path);
+		rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
 	if (!rc && v[1])
 		rc = lg_ycount(c, v[1], "max", &op->size);
 	return rc;

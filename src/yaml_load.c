@@ -50,6 +50,22 @@ static const char *param_value(const struct lg_yctx *c, const char *name, size_t
 	return NULL;
 }
 
+/* ${name} (len bytes) in scalar n, which is no parameter: fine if it names a variable
+ * picked earlier and n is a path. */
+static int var_ref(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
+		   const char *name, size_t len)
+{
+	uint16_t var;
+
+	if (lg_workload_find_var(c->wl, name, len, &var) != 0)
+		return lg_yfail(c, n, "undefined parameter '${%.*s}'%s", (int)len, name,
+				path ? " (nor a variable set by an earlier 'pick')" : "");
+	if (!path)
+		return lg_yfail(c, n, "variable '${%.*s}' can only be used in paths "
+				"(in '%s': '%s')", (int)len, name, what, n->text);
+	return 0;
+}
+
 int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
 	       const char **out)
 {
@@ -62,7 +78,7 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 	rc = buf_put(c, &o, "", 0);
 	for (s = n->text; !rc && *s;) {
 		const char *end, *val;
-		size_t len = strcspn(s, "$");
+		size_t len = strcspn(s, "$"), vlen;
 
 		rc = buf_put(c, &o, s, len);
 		s += len;
@@ -82,9 +98,12 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 						"(in '%s': '%s')", what, n->text);
 			val = LG_CLIENT_PLACEHOLDER;
 		} else if (!(val = param_value(c, s + 2, len))) {
-			return lg_yfail(c, n, "undefined parameter '${%.*s}'", (int)len, s + 2);
+			if ((rc = var_ref(c, n, what, path, s + 2, len)))
+				return rc;
+			val = s; /* a variable: kept as it is, for lg_ypath */
 		}
-		rc = buf_put(c, &o, val, strlen(val));
+		vlen = val == s ? len + 3 : strlen(val);
+		rc = buf_put(c, &o, val, vlen);
 		s = end + 1;
 	}
 	if (!rc)
@@ -127,9 +146,10 @@ int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 }
 
 int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-	     uint32_t *index)
+	     uint32_t *index, uint16_t *var)
 {
 	const char *s, *why;
+	uint16_t v;
 	int rc = lg_ystring(c, n, what, true, &s);
 
 	if (rc)
@@ -138,6 +158,15 @@ int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		return lg_yfail(c, n, "%s '%s': %s", what, s, why);
 	if (strlen(s) > MAX_PATH_TEMPLATE)
 		return lg_yfail(c, n, "%s longer than %d bytes", what, MAX_PATH_TEMPLATE);
+	rc = lg_ypath_var(c, n, what, s, &v);
+	if (rc)
+		return rc;
+	if (v && !var)
+		return lg_yfail(c, n, "%s '%s': a variable cannot be used here", what, s);
+	if (var)
+		*var = v;
+	if (v)
+		return lg_ypath_set(c, n, what, s, v, index);
 	if (lg_workload_path(c->wl, s, index))
 		return lg_ynomem(c);
 	return 0;
@@ -268,13 +297,14 @@ static int apply_overrides(struct lg_yctx *c, const struct lg_ynode *at,
 			   const struct lg_param *ov, size_t nov)
 {
 	for (size_t i = 0; i < nov; i++) {
+		const char *cut = strlen(ov[i].name) > 64 ? "..." : "";
 		size_t j = 0;
 
 		while (j < c->nparams && strcmp(c->params[j].name, ov[i].name) != 0)
 			j++;
-		if (j == c->nparams)
-			return lg_yfail(c, at, "-p %s: the workload declares no parameter '%s'",
-					ov[i].name, ov[i].name);
+		if (j == c->nparams) /* a name cut to 64 bytes keeps the message short */
+			return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameter "
+					"'%.64s%s'", ov[i].name, cut, ov[i].name, cut);
 		if (strstr(ov[i].value, "${"))
 			return lg_yfail(c, at, "-p %s: parameter values are literal and cannot "
 					"contain '${'", ov[i].name);

@@ -2,6 +2,7 @@
  *   yaml_tree.c   libyaml events -> a small node tree (positions kept, aliases refused)
  *   yaml_load.c   lg_yaml_load: top level, parameters, scalar conversion, errors
  *   yaml_steps.c  steps -> lg_op arrays (the op table, repeat and choose)
+ *   yaml_pick.c   the pick step and paths that use its variable (file sets)
  *
  * The loader first builds the whole tree and then compiles it, rather than compiling
  * from the event stream, because top-level keys may come in any order (params after
@@ -82,8 +83,9 @@ int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
 
 /* --- scalars (yaml_load.c); "what" names the key in messages --- */
 
-/* The text of scalar n with ${...} expanded; path: keep ${client} for the engine.
- * *out points into c->buf, valid until the next expansion. 0 or -EINVAL/-ENOMEM. */
+/* The text of scalar n with ${...} expanded; path: keep ${client} for the engine and
+ * the ${name} of variables picked so far for lg_ypath. *out points into c->buf, valid
+ * until the next expansion. 0 or -EINVAL/-ENOMEM. */
 int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
 	       const char **out);
 /* Scalar n as a size (units.h). 0 or -EINVAL. */
@@ -93,9 +95,11 @@ int lg_ycount(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uin
 /* Scalar n as a duration in ns. 0 or -EINVAL. */
 int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 uint64_t *out);
-/* Scalar n as a checked path template; *index into wl->paths. 0, -EINVAL or -ENOMEM. */
+/* Scalar n as a checked path template; *index into wl->paths. A path with a variable
+ * is a file set: *index is its first path and *var the variable (0 without one; var
+ * NULL: a variable is an error). 0, -EINVAL or -ENOMEM. */
 int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-	     uint32_t *index);
+	     uint32_t *index, uint16_t *var);
 /* Scalar n as the name of a file slot already bound by an earlier open. */
 int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 uint32_t *index);
@@ -114,5 +118,19 @@ int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode
 /* Compile the sequence of steps seq (what names it in messages) into c->phase.
  * Returns 0, -EINVAL or -ENOMEM. */
 int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what);
+
+/* --- file sets (yaml_pick.c) --- */
+
+/* pick: {var: NAME, count: N, order: random|seq|shuffle} -> LG_OP_PICK. */
+int lg_ycompile_pick(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+		     const struct lg_ynode *val);
+/* The variable that path s (from scalar n) uses, 0 for none; two different ones are an
+ * error. 0 or -EINVAL. */
+int lg_ypath_var(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const char *s, uint16_t *var);
+/* The file set of path template s over var: *index gets its first path. 0, -EINVAL
+ * (past the limits of file sets) or -ENOMEM. */
+int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const char *s, uint16_t var, uint32_t *index);
 
 #endif

@@ -134,7 +134,7 @@ static int fill_open_flags(struct lg_yctx *c, const struct lg_ynode *const *v,
 			   struct lg_op *op, int base)
 {
 	unsigned seen = 0, access;
-	int rc = lg_ypath(c, v[0], "path", &op->path);
+	int rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
 
 	if (!rc)
 		rc = lg_yslot_bind(c, v[1], "as", &op->slot);
@@ -173,14 +173,14 @@ static int fill_syncfs(struct lg_yctx *c, const struct lg_ynode *const *v, struc
 
 static int fill_path(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
-	return lg_ypath(c, v[0], "path", &op->path);
+	return lg_ypath(c, v[0], "path", &op->path, &op->var);
 }
 
 static int fill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
-	int rc = lg_ypath(c, v[0], "from", &op->path);
+	int rc = lg_ypath(c, v[0], "from", &op->path, &op->var);
 
-	return rc ? rc : lg_ypath(c, v[1], "to", &op->path2);
+	return rc ? rc : lg_ypath(c, v[1], "to", &op->path2, &op->var2);
 }
 
 static int fill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
@@ -622,13 +622,15 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return compile_repeat(c, line, key, val);
 	if (!strcmp(key->text, "choose"))
 		return compile_choose(c, line, val);
+	if (!strcmp(key->text, "pick"))
+		return lg_ycompile_pick(c, line, key, val);
 	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
 		if (!strcmp(key->text, op_specs[i].name))
 			return compile_op(c, &op_specs[i], line, key, val);
 	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
 			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
 			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
-			"statfs, setinfo, find, lock, unlock, repeat or choose)",
+			"statfs, setinfo, find, lock, unlock, repeat, choose or pick)",
 			key->text);
 }
 

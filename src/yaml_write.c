@@ -145,9 +145,22 @@ static void arg_file(struct yw *w, const struct lg_op *op)
 	arg_str(w, "file", w->wl->slots[op->slot]);
 }
 
-static void arg_path(struct yw *w, const char *key, uint32_t path)
+/* A path, or with a variable the template of its file set (checked by var_paths). */
+static void arg_path(struct yw *w, const char *key, uint32_t path, uint16_t var)
 {
-	arg_str(w, key, w->wl->paths[path]);
+	arg_str(w, key, var ? lg_workload_set_template(w->wl, path, var) : w->wl->paths[path]);
+}
+
+/* Every variable of op i names a file set that starts at its path. */
+static int var_paths(struct yw *w, size_t i, const struct lg_op *op)
+{
+	if (op->var && (op->var >= w->wl->nvars ||
+			!lg_workload_set_template(w->wl, op->path, op->var)))
+		return fail(w, i, "path %u with variable %u is no file set", op->path, op->var);
+	if (op->var2 && (op->var2 >= w->wl->nvars ||
+			 !lg_workload_set_template(w->wl, op->path2, op->var2)))
+		return fail(w, i, "path %u with variable %u is no file set", op->path2, op->var2);
+	return 0;
 }
 
 /* The op's name in YAML: its kind, but an open that creates is a create. */
@@ -163,7 +176,7 @@ static int open_args(struct yw *w, size_t i, const struct lg_op *op)
 	static const char *const access[] = { "read", "write", NULL }; /* rdwr: default */
 	int acc = op->flags & O_ACCMODE, rest = op->flags & ~(O_CREAT | O_ACCMODE);
 
-	arg_path(w, "path", op->path);
+	arg_path(w, "path", op->path, op->var);
 	arg_str(w, "as", w->wl->slots[op->slot]);
 	if (acc > O_RDWR)
 		return fail(w, i, "open access mode %d has no name", acc);
@@ -177,7 +190,7 @@ static int ntcreate_args(struct yw *w, size_t i, const struct lg_op *op)
 {
 	int dir = op->flags & O_DIRECTORY, rest = op->flags & ~O_ACCMODE;
 
-	arg_path(w, "path", op->path);
+	arg_path(w, "path", op->path, op->var);
 	if (op->slot != LG_NO_SLOT)
 		arg_str(w, "as", w->wl->slots[op->slot]);
 	if ((op->flags & O_ACCMODE) != (dir ? O_RDONLY : O_RDWR) || (dir && (rest & O_TRUNC)))
@@ -272,7 +285,7 @@ static int find_args(struct yw *w, size_t i, const struct lg_op *op)
 	int n;
 
 	if (op->path2 == LG_NO_SLOT) {
-		arg_path(w, "path", op->path);
+		arg_path(w, "path", op->path, op->var);
 	} else {
 		if (op->path == LG_NO_SLOT)
 			n = snprintf(buf, sizeof(buf), "%s", wl->paths[op->path2]);
@@ -291,6 +304,10 @@ static int find_args(struct yw *w, size_t i, const struct lg_op *op)
 /* The arguments of op i, whatever its kind. */
 static int op_args(struct yw *w, size_t i, const struct lg_op *op)
 {
+	int rc = var_paths(w, i, op);
+
+	if (rc)
+		return rc;
 	switch (op->kind) {
 	case LG_OP_OPEN:
 		return open_args(w, i, op);
@@ -306,11 +323,11 @@ static int op_args(struct yw *w, size_t i, const struct lg_op *op)
 		return 0;
 	case LG_OP_UNLINK: case LG_OP_MKDIR: case LG_OP_RMDIR: case LG_OP_STAT:
 	case LG_OP_READDIR: case LG_OP_DELTREE:
-		arg_path(w, "path", op->path);
+		arg_path(w, "path", op->path, op->var);
 		return 0;
 	case LG_OP_RENAME:
-		arg_path(w, "from", op->path);
-		arg_path(w, "to", op->path2);
+		arg_path(w, "from", op->path, op->var);
+		arg_path(w, "to", op->path2, op->var2);
 		return 0;
 	case LG_OP_TRUNCATE:
 		arg_file(w, op);
@@ -356,6 +373,31 @@ static int emit_op(struct yw *w, size_t i, int indent)
 }
 
 static int emit_range(struct yw *w, size_t from, size_t to, int indent);
+
+/* pick i as '- pick: {var, count, order}'; random, the loader's default, is left out. */
+static int emit_pick(struct yw *w, size_t i, int indent)
+{
+	const struct lg_op *op = &w->ops[i];
+
+	static const char *const orders[] = {
+		[LG_PICK_RANDOM] = NULL, [LG_PICK_SEQ] = "seq", [LG_PICK_SHUFFLE] = "shuffle",
+	};
+
+	if (op->var == 0 || op->var >= w->wl->nvars)
+		return fail(w, i, "pick of variable %u, which does not exist", op->var);
+	if (op->flags < 0 || op->flags > LG_PICK_SHUFFLE)
+		return fail(w, i, "pick order %d has no name", op->flags);
+	fprintf(w->f, "%*s- pick: ", indent, "");
+	w->nargs = 0;
+	arg_str(w, "var", w->wl->vars[op->var].name);
+	arg_num(w, "count", op->count);
+	if (orders[op->flags]) {
+		arg(w, "order");
+		fputs(orders[op->flags], w->f);
+	}
+	fputs("}\n", w->f);
+	return 0;
+}
 
 /* Index after the choose at i: the target of the jump that ends its last alternative
  * (nested blocks in that alternative are skipped over). */
@@ -413,6 +455,9 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 			end = choose_end(w, i);
 			rc = emit_choose(w, i, end, indent);
 			i = end;
+			break;
+		case LG_OP_PICK:
+			rc = emit_pick(w, i++, indent);
 			break;
 		default:
 			rc = emit_op(w, i++, indent);

@@ -96,6 +96,18 @@ static void assert_same(const struct lg_workload *a, const struct lg_workload *b
 		assert_int_equal(a->alts[i].cum_weight, b->alts[i].cum_weight);
 		assert_int_equal(a->alts[i].target, b->alts[i].target);
 	}
+	assert_int_equal(a->nvars, b->nvars);
+	for (size_t i = 0; i < a->nvars; i++) {
+		assert_string_equal(a->vars[i].name, b->vars[i].name);
+		assert_int_equal(a->vars[i].count, b->vars[i].count);
+		assert_int_equal(a->vars[i].shuffle, b->vars[i].shuffle);
+	}
+	assert_int_equal(a->nsets, b->nsets);
+	for (size_t i = 0; i < a->nsets; i++) {
+		assert_string_equal(a->sets[i].tmpl, b->sets[i].tmpl);
+		assert_int_equal(a->sets[i].first, b->sets[i].first);
+		assert_int_equal(a->sets[i].var, b->sets[i].var);
+	}
 	for (int p = 0; p < LG_PHASE_COUNT; p++) {
 		assert_int_equal(a->nops[p], b->nops[p]);
 		for (size_t i = 0; i < a->nops[p]; i++)
@@ -235,6 +247,60 @@ static void test_text(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* pick steps and ${var} paths are written back as they were given. */
+static void test_pick(void **state)
+{
+	static const char *const in =
+		"params: {n: 4}\n"
+		"setup:\n"
+		"  - repeat:\n"
+		"      count: \"${n}\"\n"
+		"      do:\n"
+		"        - pick: {var: k, count: \"${n}\", order: seq}\n"
+		"        - create: {path: \"d${client}/f${k}\", as: f}\n"
+		"run:\n"
+		"  - pick: {var: k, count: \"${n}\", order: random}\n"
+		"  - pick: {var: j, count: 2, order: shuffle}\n"
+		"  - rename: {from: \"d${client}/f${k}\", to: \"t${j}/${j}\"}\n"
+		"  - ntcreate: {path: \"d${client}/f${k}\", expect: any}\n"
+		"  - find: \"d${client}/f${k}\"\n"
+		"  - stat: \"d${client}/f3\"\n";
+	static const char *const out =
+		"name: \"t\"\n"
+		"setup:\n"
+		"  - repeat:\n"
+		"      count: 4\n"
+		"      do:\n"
+		"        - pick: {var: \"k\", count: 4, order: seq}\n"
+		"        - create: {path: \"d${client}/f${k}\", as: \"f\"}\n"
+		"run:\n"
+		"  - pick: {var: \"k\", count: 4}\n"
+		"  - pick: {var: \"j\", count: 2, order: shuffle}\n"
+		"  - rename: {from: \"d${client}/f${k}\", to: \"t${j}/${j}\"}\n"
+		"  - ntcreate: {path: \"d${client}/f${k}\", expect: any}\n"
+		"  - find: {path: \"d${client}/f${k}\"}\n"
+		"  - stat: {path: \"d${client}/f3\"}\n";
+	struct lg_workload *wl = load_yaml("t.yaml", in);
+	char *text = write_text(wl);
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(strstr(text, "\nname: "));
+	assert_string_equal(strstr(text, "\nname: ") + 1, out);
+	round_trip(wl, "t.yaml");
+	free(text);
+	/* a variable without a file set starting at its path cannot be written */
+	wl->ops[LG_PHASE_RUN][2].path++;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	assert_int_equal(lg_yaml_write(f, wl, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	assert_string_equal(err, "run op 2 (line 11): path 1 with variable 1 is no file set");
+	free(text);
+	lg_workload_destroy(wl);
+}
+
 static void test_errors(void **state)
 {
 	struct lg_op op = { .kind = LG_OP_OPEN, .slot = 0, .path = 0, .path2 = LG_NO_SLOT,
@@ -274,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_workloads),
 		cmocka_unit_test(test_dbench_round_trip),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_errors),
 	};
 

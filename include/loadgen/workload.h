@@ -7,7 +7,12 @@
  *
  * Control flow is compiled to jumps: a repeat block is LG_OP_LOOP ... LG_OP_NEXT,
  * a weighted choice is LG_OP_CHOOSE followed by its alternatives, each ending in an
- * LG_OP_JUMP past the last one. */
+ * LG_OP_JUMP past the last one.
+ *
+ * A file set is one path template with a variable, "d/f${k}": the loader writes it out
+ * as count consecutive entries of paths (d/f0, d/f1, ...), and an LG_OP_PICK sets the
+ * client's variable k at run time; an op then uses entry path + k. So a workload picks
+ * one of N files without any formatting on the hot path. */
 #ifndef LOADGEN_WORKLOAD_H
 #define LOADGEN_WORKLOAD_H
 
@@ -66,6 +71,8 @@ enum lg_op_kind {
 	LG_OP_NEXT,            /* control: end of a repeat block */
 	LG_OP_CHOOSE,          /* control: pick one of count alternatives by weight */
 	LG_OP_JUMP,            /* control: continue at target */
+	LG_OP_PICK,            /* control: set variable var to a value in [0, count), in
+				  order flags (enum lg_pick_order) */
 	LG_OP_KIND_COUNT
 };
 
@@ -81,6 +88,19 @@ enum lg_offset_mode {
 
 #define LG_NO_SLOT UINT32_MAX /* lg_op.slot / path when the op has none */
 
+/* How LG_OP_PICK chooses the next value of its variable (lg_op.flags). */
+enum lg_pick_order {
+	LG_PICK_RANDOM, /* uniformly at random, from the client's random stream */
+	LG_PICK_SEQ,    /* the previous value + 1, wrapping to 0; the first pick gives 0 */
+	LG_PICK_SHUFFLE /* rounds of count picks, each giving every value once, in a new
+			   random order (the round's progress is kept per variable) */
+};
+
+/* Limits of file sets, so a parameter cannot make a client's path table explode:
+ * expanded paths of all sets together, and their bytes. */
+#define LG_MAX_SET_PATHS 1000000u
+#define LG_MAX_SET_BYTES (64u << 20)
+
 /* One compiled op: fixed size, no pointers, so op arrays can be shared by all clients. */
 struct lg_op {
 	uint8_t kind;     /* enum lg_op_kind */
@@ -88,14 +108,24 @@ struct lg_op {
 	uint16_t type;    /* stats row: index into lg_workload.types */
 	int32_t expect;   /* LG_EXPECT_OK, LG_EXPECT_ANY or an errno value */
 	uint32_t slot;    /* file slot used (or bound, for open); loop counter for LOOP/NEXT */
-	uint32_t path;    /* index into lg_workload.paths, or LG_NO_SLOT */
-	uint32_t path2;   /* rename destination, or LG_NO_SLOT */
+	uint32_t path;    /* index into lg_workload.paths (+ value of var), or LG_NO_SLOT */
+	uint32_t path2;   /* rename destination (+ value of var2), or LG_NO_SLOT */
 	uint32_t line;    /* line in the source file, for error reports */
-	int32_t flags;    /* open(2) flags; fadvise advice; sync_file_range flags */
-	uint32_t target;  /* LOOP: index after NEXT; NEXT/JUMP: op to continue at;
-			     CHOOSE: first index into lg_workload.alts */
+	int32_t flags;    /* open(2) flags; fadvise advice; sync_file_range flags; PICK:
+			     enum lg_pick_order */
+	union {
+		uint32_t target;  /* LOOP: index after NEXT; NEXT/JUMP: op to continue at;
+				     CHOOSE: first index into lg_workload.alts */
+		struct {          /* ops with paths (never control ops but PICK), so the
+				     space of target is free: */
+			uint16_t var;  /* variable added to path (0: none, always 0); PICK:
+					  the variable it sets */
+			uint16_t var2; /* variable added to path2 (0: none) */
+		};
+	};
 	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise); ns (sleep) */
-	uint64_t count;   /* calls (read, write); iterations (LOOP); alternatives (CHOOSE) */
+	uint64_t count;   /* calls (read, write); iterations (LOOP); alternatives (CHOOSE);
+			     values (PICK) */
 	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base */
 	uint64_t range;   /* LG_OFF_RANDOM: length of the region offsets are drawn from */
 	uint64_t align;   /* LG_OFF_RANDOM: offsets are multiples of this (>= 1) */
@@ -105,6 +135,21 @@ struct lg_op {
 struct lg_alt {
 	uint64_t cum_weight; /* sum of the weights up to and including this one */
 	uint32_t target;     /* index of the alternative's first op in the same phase */
+};
+
+/* A per-client integer variable, set by LG_OP_PICK and used to index file sets. */
+struct lg_var {
+	char *name;      /* as written in ${name} (owned); "" for the reserved entry 0 */
+	uint64_t count;  /* values are in [0, count); every pick of it uses this count */
+	uint8_t shuffle; /* 1 when a pick of it shuffles: clients keep a permutation */
+};
+
+/* A file set: count consecutive entries of lg_workload.paths expanded from one
+ * template. Kept so the template can be written back (yaml_write.c). */
+struct lg_pathset {
+	char *tmpl;     /* the template, with ${name} of its variable (owned) */
+	uint32_t first; /* index of the entry for value 0 */
+	uint16_t var;   /* its variable: entry first + v is the path for value v */
 };
 
 /* A name=value parameter, as resolved at load time (defaults and -p overrides). */
@@ -137,6 +182,12 @@ struct lg_workload {
 	char **slots;                      /* file slot names, for messages (owned) */
 	size_t nslots, cap_slots;
 	uint32_t nloops;                   /* loop counters a client needs */
+	struct lg_var *vars;               /* variables; entry 0 is reserved for "none"
+					      (owned; NULL until the first is added) */
+	size_t nvars, cap_vars;            /* nvars counts entry 0 (0 when no variables) */
+	struct lg_pathset *sets;           /* file sets, in the order made (owned) */
+	size_t nsets, cap_sets;
+	size_t set_paths, set_bytes;       /* paths and bytes in all file sets so far */
 	uint64_t max_io;                   /* largest read/write size: the client buffer size */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
@@ -166,6 +217,22 @@ int lg_workload_type(struct lg_workload *wl, const char *name, uint16_t *index);
 int lg_workload_slot(struct lg_workload *wl, const char *name, uint32_t *index);
 /* Index of the file slot name if it exists: 0, or -ENOENT. */
 int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32_t *index);
+/* Index of variable name (len bytes, need not be NUL-terminated), added with count if
+ * new (an existing one keeps its count). 0, -ENOMEM, or -E2BIG past 65535 variables. */
+int lg_workload_var(struct lg_workload *wl, const char *name, size_t len, uint64_t count,
+		    uint16_t *index);
+/* Index of variable name (len bytes) if it exists: 0, or -ENOENT. */
+int lg_workload_find_var(const struct lg_workload *wl, const char *name, size_t len,
+			 uint16_t *index);
+/* The file set of template tmpl (checked with lg_path_check) over variable var: its
+ * first entry in wl->paths, made of wl->vars[var].count consecutive paths, each with
+ * every ${name} of the variable replaced by the value in decimal, unless the same set
+ * exists already. 0, -ENOMEM, or -E2BIG past LG_MAX_SET_PATHS or LG_MAX_SET_BYTES. */
+int lg_workload_path_set(struct lg_workload *wl, const char *tmpl, uint16_t var,
+			 uint32_t *first);
+/* The template of the file set starting at path index first over var, or NULL. */
+const char *lg_workload_set_template(const struct lg_workload *wl, uint32_t first,
+				     uint16_t var);
 /* Record a resolved parameter (copies both strings). 0 or -ENOMEM. */
 int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value);
 /* Set name, source and the SHA-256 of text (copies). 0 or -ENOMEM. */

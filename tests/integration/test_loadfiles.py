@@ -67,10 +67,12 @@ r = run_once("overwrite", 2, ["buffers=3", "size=64KiB"])
 check_totals("overwrite no fadvise", r, 2 * 3 * 64 * KiB, 0, 2 * (1 + 3 * 3 + 1))
 check("fadvise" not in r["ops_by_type"], "overwrite: fadvise=false compiles no fadvise")
 
-# bonnie: per client, with blocks x bs = size = 1 MiB.
-bs, blocks, chars, seeks, nfiles = 8 * KiB, 128, 3000, 200, 32
+# bonnie: per client, with blocks x bs = size = 1 MiB; 'files' small files per test,
+# stat'ed and deleted in name order and in a shuffled order (any name missing or made
+# twice would be an unexpected ENOENT or EEXIST).
+bs, blocks, chars, seeks, nfiles = 8 * KiB, 128, 3000, 200, 5
 r = run_once("bonnie", 2, ["size=1MiB", "bs=8KiB", f"blocks={blocks}", f"chars={chars}",
-                           f"seeks={seeks}"])
+                           f"seeks={seeks}", f"files={nfiles}"])
 t = r["ops_by_type"]
 sw = t["seek write"]["count"]
 check(0 < sw < 2 * seeks, f"bonnie: some seeks wrote their block back ({sw} of {2 * seeks})")
@@ -92,20 +94,38 @@ want = {k: 2 * v for k, v in per_client.items()}
 want["seek write"] = sw
 check_counts("bonnie", r, want)
 
-# fileserver: delete+create+write whole, append to the next file, read the one after
-# (not yet appended to in a single pass), stat: 11 ops a pass.
-r = run_once("fileserver", 2, ["filesize=8KiB", "appendsize=2KiB", "iosize=64KiB"])
-check_totals("fileserver", r, 2 * (8 + 2) * KiB, 2 * 8 * KiB, 2 * 11)
+# fileserver: delete+create+write whole, append to a file, read one whole, stat one:
+# 11 ops a pass, each part on a file picked at random. With one file every part hits
+# it, so the read sees the append; with more the read bytes depend on the picks.
+fs = ["filesize=8KiB", "appendsize=2KiB", "iosize=64KiB"]
+r = run_once("fileserver", 2, ["nfiles=1"] + fs)
+check_totals("fileserver", r, 2 * (8 + 2) * KiB, 2 * (8 + 2) * KiB, 2 * 11)
+r = run_once("fileserver", 2, ["nfiles=5"] + fs)
+check(r["bytes_written"] == 2 * (8 + 2) * KiB and r["ops"] == 2 * 11,
+      f"fileserver nfiles=5: bytes written and ops exact (got {r['bytes_written']}, "
+      f"{r['ops']})")
+check(2 * 8 * KiB <= r["bytes_read"] <= 2 * (8 + 2) * KiB,
+      f"fileserver nfiles=5: each client read one file whole (got {r['bytes_read']})")
 check(all(c == 2 for c in counts(r).values()) and len(counts(r)) == 11,
       "fileserver: one of each of its 11 flowop rows per client")
 
-# varmail: delete+create+append+fsync, read+append+fsync the next file, read the third.
-r = run_once("varmail", 2, ["filesize=4KiB", "appendsize=1KiB", "iosize=64KiB"])
-check_totals("varmail", r, 2 * 2 * KiB, 2 * 2 * 4 * KiB, 2 * 13)
+# varmail: delete+create+append+fsync; read+append+fsync; read: each part on a file
+# picked at random. With one file: the delivered file (1 KiB) is read, appended to,
+# read again (2 KiB).
+vm = ["filesize=4KiB", "appendsize=1KiB", "iosize=64KiB"]
+r = run_once("varmail", 2, ["nfiles=1"] + vm)
+check_totals("varmail", r, 2 * 2 * KiB, 2 * (1 + 2) * KiB, 2 * 13)
+r = run_once("varmail", 2, ["nfiles=6"] + vm)
+check(r["bytes_written"] == 2 * 2 * KiB and r["ops"] == 2 * 13,
+      f"varmail nfiles=6: bytes written and ops exact (got {r['bytes_written']}, {r['ops']})")
+# per client: 1 KiB + 2 KiB when all parts hit the delivered file, at most 4 + 5 KiB
+check(2 * 3 * KiB <= r["bytes_read"] <= 2 * 9 * KiB,
+      f"varmail nfiles=6: two whole-file reads per client (got {r['bytes_read']})")
 check(counts(r)["fsyncfile2"] == 2 and counts(r)["fsyncfile3"] == 2, "varmail: fsyncs")
 
-# webserver: 'reads' whole-file reads of shared files, one append to the shared log.
-r = run_once("webserver", 2, ["filesize=6KiB", "appendsize=1KiB", "reads=7"])
+# webserver: 'reads' whole-file reads of shared files picked at random (all of them
+# 'filesize' long, so the bytes are exact), one append to the shared log.
+r = run_once("webserver", 2, ["nfiles=3", "filesize=6KiB", "appendsize=1KiB", "reads=7"])
 check_totals("webserver", r, 2 * KiB, 2 * 7 * 6 * KiB, 2 * (7 * 3 + 1))
 check_counts("webserver", r, {"openfile": 14, "readfile": 14, "closefile": 14,
                               "appendlog": 2})
