@@ -34,8 +34,11 @@ static void op(struct lg_client_stats *cs, size_t type, uint64_t ns, uint64_t rd
  * expected (client 0, line 7). */
 static void make_run(struct lg_run *run)
 {
-	struct lg_interval iv1 = { 1.0, 3, 196608, 0.196608, 3000000 };
-	struct lg_interval iv2 = { 2.0, 1, 1000000, 1.0, 500000 };
+	struct lg_interval iv1 = { .t_s = 1.0, .ops = 3, .bytes = 196608, .bytes_read = 196608,
+				   .len_s = 1.0, .mbps = 0.196608, .max_latency_ns = 3000000 };
+	struct lg_interval iv2 = { .t_s = 2.0, .ops = 1, .bytes = 1000000,
+				   .bytes_written = 1000000, .len_s = 1.0, .mbps = 1.0,
+				   .max_latency_ns = 500000 };
 
 	memset(run, 0, sizeof(*run));
 	run->duration_s = 2.0;
@@ -117,7 +120,7 @@ static void assert_near(double got, double want)
 static void check_header(json_t *doc)
 {
 	static const char *const order[] = { "schema", "loadgen", "command", "env",
-					     "workload", "config", "runs" };
+					     "workload", "config", "runs", "summary" };
 	struct utsname u;
 	json_t *env = json_object_get(doc, "env"), *wl = json_object_get(doc, "workload");
 	json_t *cfg = json_object_get(doc, "config"), *cmd = json_object_get(doc, "command");
@@ -268,7 +271,7 @@ static void test_build_edge_cases(void **state)
 	char bad[] = { 'x', (char)0xff, 'y', (char)0xc3, '\0' };
 	char *argv[] = { "loadgen", bad, NULL };
 	struct lg_config cfg = make_config();
-	struct lg_interval iv = { 1.0, 0, 0, INFINITY, 0 };
+	struct lg_interval iv = { .t_s = 1.0, .mbps = INFINITY };
 	struct lg_run run;
 	json_t *doc, *r, *h, *last;
 

@@ -14,4 +14,8 @@ void lg_report_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
 /* Print the final table (ms), the Throughput line and the ops/s line for one run. */
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run);
 
+/* After repeated runs: mean, stddev, min, max and the 95 % CI of throughput and ops/s.
+ * Prints nothing for fewer than 2 runs. */
+void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n);
+
 #endif

@@ -1,0 +1,160 @@
+/* Stalls, fairness, corruptions and the summary of repeated runs, as JSON. */
+#include "result_summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define I(x) ((json_int_t)(x))
+
+/* json_real refuses NaN and infinities (a stddev of one run is NaN): those become null. */
+static json_t *real_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+double lg_run_mbps(const struct lg_run *run)
+{
+	double b = (double)(run->bytes_read + run->bytes_written);
+
+	return run->duration_s > 0 ? b / run->duration_s / 1e6 : 0;
+}
+
+double lg_run_ops_per_s(const struct lg_run *run)
+{
+	return run->duration_s > 0 ? (double)run->ops / run->duration_s : 0;
+}
+
+int lg_runs_summarize(const struct lg_run *runs, size_t n, struct lg_stat_summary *mbps,
+		      struct lg_stat_summary *ops)
+{
+	double *m = malloc((n ? n : 1) * sizeof(*m)), *o = malloc((n ? n : 1) * sizeof(*o));
+	int rc = -ENOMEM;
+
+	if (m && o) {
+		for (size_t i = 0; i < n; i++) {
+			m[i] = lg_run_mbps(&runs[i]);
+			o[i] = lg_run_ops_per_s(&runs[i]);
+		}
+		rc = lg_stat_summarize(m, n, mbps);
+		if (!rc)
+			rc = lg_stat_summarize(o, n, ops);
+	}
+	free(m);
+	free(o);
+	return rc;
+}
+
+json_t *lg_stalls_json(const struct lg_run *run)
+{
+	struct lg_stalls st;
+	const char *type;
+
+	lg_run_stalls(run, &st);
+	type = st.slow_ops && run->type_names && st.slowest_type < run->ntypes ?
+		       run->type_names[st.slowest_type] : NULL;
+	return json_pack("{s:f, s:{s:I, s:f, s:f, s:f}, s:{s:I, s:f, s:f, s:f, s:o, s:o, s:o}}",
+			 "threshold_ms", (double)run->stall_ns / 1e6,
+			 "idle_intervals",
+			 "count", I(st.idle_intervals), "total_s", st.idle_s,
+			 "longest_s", st.longest_idle_s, "longest_at_s", st.longest_idle_at_s,
+			 "slow_ops",
+			 "count", I(st.slow_ops), "total_s", st.slow_total_s,
+			 "longest_ms", (double)st.slowest_ns / 1e6, "longest_at_s", st.slowest_at_s,
+			 "longest_type", type ? json_string(type) : json_null(),
+			 "longest_client", st.slow_ops ? json_integer(st.slowest_client) : json_null(),
+			 "longest_line", st.slow_ops ? json_integer(st.slowest_line) : json_null());
+}
+
+json_t *lg_fairness_json(const struct lg_run *run)
+{
+	struct lg_fairness f;
+
+	if (lg_run_fairness(run, &f))
+		return NULL;
+	return json_pack("{s:s, s:f, s:f, s:f, s:f}", "metric", f.metric, "min", f.min,
+			 "median", f.median, "max", f.max, "jain_index", f.jain);
+}
+
+static json_t *summary_one(const struct lg_stat_summary *s)
+{
+	return json_pack("{s:I, s:f, s:o, s:f, s:f, s:[o, o]}", "n", I(s->n), "mean", s->mean,
+			 "stddev", real_or_null(s->stddev), "min", s->min, "max", s->max,
+			 "ci95", real_or_null(s->ci95_lo), real_or_null(s->ci95_hi));
+}
+
+json_t *lg_summary_json(const struct lg_run *runs, size_t n)
+{
+	struct lg_stat_summary m, o;
+
+	if (n == 0 || lg_runs_summarize(runs, n, &m, &o))
+		return NULL;
+	return json_pack("{s:o, s:o}", "throughput_mbps", summary_one(&m),
+			 "ops_per_s", summary_one(&o));
+}
+
+void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
+			    char *expected, size_t elen, char *found, size_t flen)
+{
+	snprintf(expected, elen, "client %u, offset %" PRIu64 ", xxh64 0x%016" PRIx64, client,
+		 n->offset, n->expected_hash);
+	if (n->found_magic)
+		snprintf(found, flen, "client %" PRIu32 ", offset %" PRIu64 ", xxh64 0x%016" PRIx64,
+			 n->found_client, n->found_offset, n->found_hash);
+	else
+		snprintf(found, flen, "no loadgen header, xxh64 0x%016" PRIx64, n->found_hash);
+}
+
+/* A path as JSON: a name need not be UTF-8 (and a kept tail may cut a character), so
+ * on refusal every non-ASCII byte becomes '?' rather than losing the document. */
+static json_t *path_json(const char *path)
+{
+	char buf[LG_CORRUPT_PATH];
+	json_t *j = json_string(path);
+
+	if (j)
+		return j;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	return json_string(buf);
+}
+
+static json_t *corruption_json(const struct lg_run *run, unsigned client,
+			       const struct lg_corruption_note *n)
+{
+	char exp[96], found[96];
+	const char *type = run->type_names && n->type < run->ntypes ?
+				   run->type_names[n->type] : NULL;
+
+	lg_corruption_describe(n, client, exp, sizeof(exp), found, sizeof(found));
+	return json_pack("{s:I, s:o, s:I, s:I, s:o, s:s, s:s, s:s, s:I, s:I, s:I}",
+			 "client", I(client), "path", path_json(n->path),
+			 "offset", I(n->offset), "line", I(n->line),
+			 "type", type ? path_json(type) : json_null(),
+			 "reason", lg_corruption_reason_name(n->reason),
+			 "expected", exp, "found", found,
+			 "bad_offset", I(n->bad_offset), "expected_byte", I(n->expected_byte),
+			 "found_byte", I(n->found_byte));
+}
+
+json_t *lg_corruption_notes_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+
+		for (size_t k = 0; a && cs && k < cs->ncorrupt && k < LG_CORRUPT_NOTES; k++) {
+			if (json_array_append_new(a, corruption_json(run, cs->id, &cs->corrupt[k]))) {
+				json_decref(a);
+				a = NULL;
+			}
+		}
+	}
+	return a;
+}

@@ -1,0 +1,36 @@
+/* Parts of the result document that look across clients and runs: stalls, fairness,
+ * and the summary of repeated runs. Private to result_json.c and report.c. */
+#ifndef LOADGEN_RESULT_SUMMARY_H
+#define LOADGEN_RESULT_SUMMARY_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "loadgen/statistics.h"
+#include "loadgen/stats.h"
+
+/* Run i's throughput (MB/s) and ops/s, as the result file states them. */
+double lg_run_mbps(const struct lg_run *run);
+double lg_run_ops_per_s(const struct lg_run *run);
+
+/* Summaries over runs of throughput (*mbps) and ops/s (*ops). 0 or -ENOMEM. */
+int lg_runs_summarize(const struct lg_run *runs, size_t n, struct lg_stat_summary *mbps,
+		      struct lg_stat_summary *ops);
+
+/* JSON objects ("stalls", "fairness" of a run; "summary" of all runs), new references,
+ * NULL on -ENOMEM. */
+json_t *lg_stalls_json(const struct lg_run *run);
+json_t *lg_fairness_json(const struct lg_run *run);
+json_t *lg_summary_json(const struct lg_run *runs, size_t n);
+
+/* --verify: what a corrupt block should have been and what was read, as one line each
+ * ("client 0, offset 4096, xxh64 0x..."; found says "no loadgen header" instead of its
+ * client and offset when the magic is missing). */
+void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
+			    char *expected, size_t elen, char *found, size_t flen);
+/* The first corrupt blocks of all clients ("corruption_notes"), a new reference, NULL
+ * on -ENOMEM. */
+json_t *lg_corruption_notes_json(const struct lg_run *run);
+
+#endif
