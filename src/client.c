@@ -82,6 +82,30 @@ static int expand_paths(struct lg_client *c)
 	return 0;
 }
 
+/* The pick variables: each starts at count - 1, so that the first sequential pick gives
+ * 0 (entry 0 has count 1: it stays 0); a shuffled one gets its values in order. */
+static int init_vars(struct lg_client *c)
+{
+	const struct lg_workload *wl = c->wl;
+	size_t n = wl->nvars ? wl->nvars : 1;
+
+	c->vars = calloc(n, sizeof(*c->vars));
+	c->perms = calloc(n, sizeof(*c->perms));
+	if (!c->vars || !c->perms)
+		return -ENOMEM;
+	for (size_t i = 0; i < wl->nvars; i++) {
+		c->vars[i] = wl->vars[i].count - 1;
+		if (!wl->vars[i].shuffle)
+			continue;
+		c->perms[i] = calloc(wl->vars[i].count + 1, sizeof(**c->perms));
+		if (!c->perms[i])
+			return -ENOMEM;
+		for (uint32_t v = 0; v < wl->vars[i].count; v++)
+			c->perms[i][v + 1] = v;
+	}
+	return 0;
+}
+
 int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *wl,
 		   struct lg_shared *sh, struct lg_live *live, struct lg_client_stats *stats)
 {
@@ -100,8 +124,9 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
-	if (!c->fds || !c->pos || !c->last || !c->loops ||
-	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c))
+	if (!c->fds || !c->pos || !c->last || !c->loops || init_vars(c) ||
+	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c) ||
+	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nslots; i++)
 		c->fds[i] = -1;
@@ -121,10 +146,15 @@ void lg_client_fini(struct lg_client *c)
 	free(c->pos);
 	free(c->last);
 	free(c->loops);
+	free(c->vars);
+	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
+		free(c->perms[i]);
+	free(c->perms);
 	free(c->buf);
 	free(c->paths);
 	free(c->parents);
 	free(c->arena);
+	lg_verify_state_destroy(c->verify);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -147,6 +177,10 @@ static void note_error(struct lg_client *c, const struct lg_op *op, int got)
 	if (!c->recording) {
 		if (c->live->setup_errors++ == 0)
 			c->live->setup_note = note;
+		/* a full filesystem makes the rest of setup pointless: stop every client's
+		 * setup instead of piling up failures, and let the master say why */
+		if (c->in_setup && (got == ENOSPC || got == EDQUOT))
+			atomic_store_explicit(&c->sh->setup_full, got, memory_order_relaxed);
 		goto out;
 	}
 	t->errors++;
@@ -158,9 +192,44 @@ out:
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
 
+/* Add n to a live counter. Single writer: a relaxed load and store compile to plain
+ * moves, so the monitor can read the counters without any lock. */
+static void add_live(_Atomic uint64_t *v, uint64_t n)
+{
+	atomic_store_explicit(v, atomic_load_explicit(v, memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+/* Count lat in the window of the current timeline interval; a window is cleared by its
+ * client when it is reused for a new interval (see window.h). */
+static void record_window(struct lg_client *c, uint64_t lat)
+{
+	unsigned ep = atomic_load_explicit(&c->sh->epoch, memory_order_relaxed);
+
+	if (ep != c->win_epoch) {
+		c->win_epoch = ep;
+		lg_window_clear(&c->win[ep % LG_WINDOWS]);
+	}
+	lg_window_record(&c->win[ep % LG_WINDOWS], lat);
+}
+
+/* An op slower than the stall threshold: count it, keep the slowest and the first few. */
+static void record_slow(struct lg_client *c, const struct lg_op *op, uint64_t lat,
+			uint64_t end)
+{
+	struct lg_client_stats *st = c->stats;
+	struct lg_slow_op s = { end, lat, op->line, op->type };
+
+	st->slow_count++;
+	st->slow_total_ns += lat;
+	if (lat > st->slowest.lat_ns)
+		st->slowest = s;
+	if (st->nslow < LG_SLOW_NOTES)
+		st->slow[st->nslow++] = s;
+}
+
 /* Record one completed call: lat is its latency (from the intended start under -R),
- * svc its service time. The live counters are single-writer: a relaxed load and store
- * compile to plain moves, so the monitor can read them without any lock. */
+ * svc its service time. */
 static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_t bytes,
 		   uint64_t lat, uint64_t svc, uint64_t end)
 {
@@ -168,11 +237,11 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 
 	if (op->expect != LG_EXPECT_ANY && got != op->expect)
 		note_error(c, op, got);
-	atomic_store_explicit(&l->ops, atomic_load_explicit(&l->ops, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->bytes,
-			      atomic_load_explicit(&l->bytes, memory_order_relaxed) + bytes,
-			      memory_order_relaxed);
+	add_live(&l->ops, 1);
+	if (op->kind == LG_OP_READ)
+		add_live(&l->bytes_read, bytes);
+	else
+		add_live(&l->bytes_written, bytes);
 	if (lat > atomic_load_explicit(&l->window_max, memory_order_relaxed))
 		atomic_store_explicit(&l->window_max, lat, memory_order_relaxed);
 	if (c->recording) {
@@ -186,6 +255,9 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 		lg_histogram_record(&t->hist, lat);
 		if (c->stats->svc)
 			lg_histogram_record(&c->stats->svc[op->type], svc);
+		record_window(c, lat);
+		if (lat >= c->sh->stall_ns)
+			record_slow(c, op, lat, end);
 		l->last_end_ns = end;
 	}
 }
@@ -253,6 +325,27 @@ static bool must_stop(struct lg_client *c, bool timed)
 	       atomic_load_explicit(&c->sh->abort, memory_order_relaxed);
 }
 
+/* The next value of a pick's variable (enum lg_pick_order). A shuffle is Fisher-Yates
+ * one step per pick: the round's i-th pick swaps a random one of the values it has not
+ * given yet into place i, so a round gives each value once and costs O(1) a pick. */
+static uint64_t pick(struct lg_client *c, const struct lg_op *op)
+{
+	uint32_t *round = c->perms[op->var], *perm, i, j, v;
+
+	if (op->flags == LG_PICK_SEQ)
+		return (c->vars[op->var] + 1) % op->count;
+	if (op->flags != LG_PICK_SHUFFLE)
+		return lg_client_rand(c) % op->count;
+	perm = round + 1;
+	i = round[0];
+	j = i + (uint32_t)(lg_client_rand(c) % (op->count - i));
+	v = perm[j];
+	perm[j] = perm[i];
+	perm[i] = v;
+	round[0] = i + 1 < op->count ? i + 1 : 0;
+	return v;
+}
+
 /* Control ops: return the next op index. */
 static size_t control(struct lg_client *c, const struct lg_op *op, size_t pc)
 {
@@ -271,6 +364,9 @@ static size_t control(struct lg_client *c, const struct lg_op *op, size_t pc)
 		while (r >= alt->cum_weight)
 			alt++;
 		return alt->target;
+	case LG_OP_PICK:
+		c->vars[op->var] = pick(c, op);
+		return pc + 1;
 	default: /* LG_OP_JUMP */
 		return op->target;
 	}
@@ -290,7 +386,8 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 			continue;
 		}
 		for (uint64_t call = 0; call < (op->count ? op->count : 1); call++) {
-			if (must_stop(c, timed))
+			if (must_stop(c, timed) || (c->in_setup && atomic_load_explicit(
+				&c->sh->setup_full, memory_order_relaxed)))
 				return false;
 			timed_call(c, op, call, timed && c->sh->rate > 0);
 		}
@@ -314,7 +411,9 @@ void *lg_client_main(void *arg)
 {
 	struct lg_client *c = arg;
 
+	c->in_setup = true;
 	run_pass(c, LG_PHASE_SETUP, false);
+	c->in_setup = false;
 	gate_wait(&c->sh->gate, 0);
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;

@@ -10,6 +10,8 @@
 
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
+#include "verify.h"
+#include "window.h"
 
 /* Phases as the master announces them to the clients. */
 enum lg_clock_phase {
@@ -37,6 +39,10 @@ struct lg_shared {
 	bool fsync_writes;          /* -F: fsync after every write, inside its time */
 	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
 	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
+	bool verify;                /* --verify: self-describing blocks, reads checked */
+	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
+	_Atomic unsigned epoch;     /* timeline interval number, advanced by the master */
+	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 	int dirfd;                  /* the run directory */
 };
@@ -46,7 +52,8 @@ struct lg_shared {
  * window_max to 0 once per interval. Own cache line, so clients do not share one. */
 struct lg_live {
 	_Alignas(64) _Atomic uint64_t ops;   /* ops completed, all phases */
-	_Atomic uint64_t bytes;              /* bytes read + written, all phases */
+	_Atomic uint64_t bytes_read;         /* bytes read, all phases */
+	_Atomic uint64_t bytes_written;      /* bytes written, all phases */
 	_Atomic uint64_t window_max;         /* slowest op since the monitor's last look, ns */
 	_Atomic int done;                    /* 1 once the client left the run phase */
 	/* Written by the client, read by the master only after the client stopped: */
@@ -61,6 +68,8 @@ struct lg_client {
 	const struct lg_workload *wl;    /* borrowed */
 	struct lg_shared *sh;            /* borrowed */
 	struct lg_live *live;            /* borrowed: this client's monitor counters */
+	struct lg_window *win;           /* borrowed: LG_WINDOWS interval latency windows */
+	unsigned win_epoch;              /* interval the windows were last written for */
 	struct lg_client_stats *stats;   /* borrowed: what the measured phase records */
 	const char **paths;              /* owned array; per-client strings in arena */
 	const char **parents;            /* owned array (-S only): each path's directory,
@@ -70,10 +79,17 @@ struct lg_client {
 	uint64_t *pos;                   /* per slot: end of the last read/write */
 	uint64_t *last;                  /* per slot: start of the last read/write */
 	uint64_t *loops;                 /* per loop counter: iterations left */
+	uint64_t *vars;                  /* per variable (wl->vars): its value, always below
+					    its count; vars[0] stays 0 */
+	uint32_t **perms;                /* per variable that shuffles: [0] picks made in
+					    the round, [1..count] its values in the order
+					    of the round (owned; NULL for the others) */
 	unsigned char *buf;              /* I/O buffer, wl->max_io bytes, 4 KiB aligned */
 	uint64_t rng;                    /* splitmix64 state */
 	bool recording;                  /* record into stats (false in warm-up and setup) */
+	bool in_setup;                   /* running the setup phase */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
+	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
 };
 
 /* Allocate a client's state (paths expanded, buffers); stats and live are the caller's
@@ -99,5 +115,20 @@ int lg_op_sync_parent(struct lg_client *c, uint32_t path);
 void lg_client_sleep_until(struct lg_client *c, uint64_t t);
 /* Next pseudo-random number of the client's stream. */
 uint64_t lg_client_rand(struct lg_client *c);
+
+/* Index into c->paths and c->parents of an op's path (or path2) index and its variable:
+ * a file set's entry for the variable's current value. Without a variable var is 0,
+ * whose value is always 0, so every op goes through here without a branch. */
+static inline uint32_t lg_op_path_index(const struct lg_client *c, uint32_t path,
+					uint16_t var)
+{
+	return path + (uint32_t)c->vars[var];
+}
+
+/* The client's path of an op's path (or path2) index and variable. */
+static inline const char *lg_op_path(const struct lg_client *c, uint32_t path, uint16_t var)
+{
+	return c->paths[lg_op_path_index(c, path, var)];
+}
 
 #endif

@@ -80,6 +80,15 @@ static int nomem(struct dctx *c)
 	return -ENOMEM;
 }
 
+/* A field quoted in a message is cut to SHOWN bytes and "...": a 1 MB path in a
+ * hostile loadfile still gives a one-line message. */
+#define SHOWN 64
+static int shown(const char *tok) { return (int)strnlen(tok, SHOWN); }
+static const char *more(const char *tok)
+{
+	return strnlen(tok, SHOWN + 1) > SHOWN ? "..." : "";
+}
+
 /* ---- arguments ---- */
 
 /* A whole token as a number the way dbench reads it (strtoll base 0: decimal, 0x hex,
@@ -92,20 +101,30 @@ static int number(struct dctx *c, const char *tok, const char *what, uint64_t *o
 		return fail(c, "%s '%s': dbench's random and relative arguments ('*', '+') "
 			    "are not supported", what, tok);
 	if (*tok < '0' || *tok > '9')
-		return fail(c, "%s '%s' is not a number", what, tok);
+		return fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
+			    *tok == '-' ? " (negative)" : "");
 	errno = 0;
 	*out = strtoull(tok, &end, 0);
 	if (errno || *end)
-		return fail(c, "%s '%s' is not a number", what, tok);
+		return fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
+			    errno == ERANGE ? " (more than 64 bits)" : "");
 	return 0;
+}
+
+static int too_long(struct dctx *c, const char *tok)
+{
+	return fail(c, "path '%.*s%s' is %zu bytes long (at most %d)", shown(tok), tok,
+		    more(tok), strlen(tok), LG_DBENCH_MAX_PATH);
 }
 
 static int path_arg(struct dctx *c, const char *tok, uint32_t *index)
 {
 	const char *why;
 
+	if (strlen(tok) > LG_DBENCH_MAX_PATH)
+		return too_long(c, tok);
 	if (lg_dbench_path(tok, c->path, sizeof(c->path), &why))
-		return fail(c, "path '%s': %s", tok, why);
+		return fail(c, "path '%.*s%s': %s", shown(tok), tok, more(tok), why);
 	return lg_workload_path(c->wl, c->path, index) ? nomem(c) : 0;
 }
 
@@ -118,7 +137,7 @@ static int find_arg(struct dctx *c, const char *tok, struct lg_op *op)
 	int rc = 0;
 
 	if (strlen(tok) > LG_DBENCH_MAX_PATH)
-		return fail(c, "path '%s': too long", tok);
+		return too_long(c, tok);
 	if (!lg_dbench_wildcard(tok, dir, pat))
 		return path_arg(c, tok, &op->path);
 	if (dir[strspn(dir, "/\\")])

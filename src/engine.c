@@ -17,12 +17,12 @@
 #include "client.h"
 #include "loadgen/report.h"
 #include "loadgen/rundir.h"
+#include "rlimits.h"
 #include "spawn.h"
 
 #define LG_DROP_CACHES "/proc/sys/vm/drop_caches"
 
 #define TICK_NS 50000000ull       /* how often the master looks at the clock */
-#define INTERVAL_NS 1000000000ull /* progress line and timeline interval */
 
 static volatile sig_atomic_t interrupted;
 static const char *volatile current_rundir;
@@ -51,6 +51,11 @@ void lg_engine_abandon(void)
 		lg_spawn_kill(s);
 }
 
+/* The clients' live counters added up. */
+struct sums {
+	uint64_t ops, rd, wr; /* ops, bytes read, bytes written */
+};
+
 struct engine {
 	const struct lg_config *cfg;
 	const struct lg_workload *wl;
@@ -60,11 +65,13 @@ struct engine {
 	void *shm;                 /* one shared anonymous mapping: sh, live, stats */
 	size_t shm_len;
 	size_t stats_off, stats_size; /* where client i's stats start, and their size */
+	size_t win_off;            /* where client i's LG_WINDOWS windows start */
 	struct lg_spawn spawn;     /* the running clients */
 	uint64_t t_start;          /* start barrier released */
 	uint64_t t_exec;           /* measured phase began (0: not yet) */
-	uint64_t base_ops, base_bytes; /* live sums when the measured phase began */
-	uint64_t prev_ops, prev_bytes; /* live sums at the previous interval */
+	uint64_t interval_ns;      /* progress line and timeline interval */
+	struct sums base;          /* live sums when the measured phase began */
+	struct sums prev;          /* live sums at the previous interval */
 	uint64_t prev_tick;        /* time of the previous interval */
 	struct lg_run *run;
 };
@@ -105,19 +112,40 @@ static void set_phase(struct engine *e, enum lg_clock_phase p)
 	atomic_store_explicit(&e->sh->phase, p, memory_order_relaxed);
 }
 
-/* Sum of the live counters; *max gets (and resets) the slowest op of the interval. */
-static void live_sum(struct engine *e, uint64_t *ops, uint64_t *bytes, uint64_t *max)
+/* Sum of the live counters; returns (and resets) the slowest op of the interval. */
+static uint64_t live_sum(struct engine *e, struct sums *t)
 {
-	*ops = *bytes = *max = 0;
+	uint64_t max = 0;
+
+	memset(t, 0, sizeof(*t));
 	for (unsigned i = 0; i < e->spawn.started; i++) {
 		struct lg_live *l = &e->live[i];
 		uint64_t m = atomic_exchange_explicit(&l->window_max, 0, memory_order_relaxed);
 
-		*ops += atomic_load_explicit(&l->ops, memory_order_relaxed);
-		*bytes += atomic_load_explicit(&l->bytes, memory_order_relaxed);
-		if (m > *max)
-			*max = m;
+		t->ops += atomic_load_explicit(&l->ops, memory_order_relaxed);
+		t->rd += atomic_load_explicit(&l->bytes_read, memory_order_relaxed);
+		t->wr += atomic_load_explicit(&l->bytes_written, memory_order_relaxed);
+		if (m > max)
+			max = m;
 	}
+	return max;
+}
+
+static struct lg_window *windows_of(const struct engine *e, unsigned i)
+{
+	return (struct lg_window *)((char *)e->shm + e->win_off) + (size_t)i * LG_WINDOWS;
+}
+
+/* The p99 of timeline interval k, from every client's window of it. Called once no
+ * client writes that window any more (see window.h). */
+static void interval_p99(struct engine *e, size_t k)
+{
+	struct lg_window_sum sum;
+
+	memset(&sum, 0, sizeof(sum));
+	for (unsigned i = 0; i < e->spawn.started; i++)
+		lg_window_add(&sum, &windows_of(e, i)[k % LG_WINDOWS]);
+	e->run->timeline[k].p99_ns = lg_window_percentile(&sum, 99);
 }
 
 static unsigned count_done(struct engine *e)
@@ -133,31 +161,40 @@ static unsigned count_done(struct engine *e)
  * the progress line. */
 static int interval(struct engine *e, uint64_t now, bool print)
 {
-	uint64_t ops, bytes, max, since = e->t_exec ? e->t_exec : e->t_start;
-	uint64_t o0 = e->t_exec ? e->base_ops : 0, b0 = e->t_exec ? e->base_bytes : 0;
-	double secs = (double)(now - since) / 1e9;
+	uint64_t since = e->t_exec ? e->t_exec : e->t_start, max;
+	double secs = (double)(now - since) / 1e9, len = (double)(now - e->prev_tick) / 1e9;
+	struct sums t, b = e->t_exec ? e->base : (struct sums){ 0 };
 	int rc = 0;
 
-	live_sum(e, &ops, &bytes, &max);
+	max = live_sum(e, &t);
 	if (e->t_exec) {
+		size_t k = e->run->ntimeline;
 		struct lg_interval iv = {
 			.t_s = (double)(now - e->t_exec) / 1e9,
-			.ops = ops - e->prev_ops,
-			.bytes = bytes - e->prev_bytes,
-			.mbps = (double)(bytes - e->prev_bytes) * 1e3 / (double)(now - e->prev_tick),
+			.ops = t.ops - e->prev.ops,
+			.bytes_read = t.rd - e->prev.rd,
+			.bytes_written = t.wr - e->prev.wr,
+			.len_s = len,
 			.max_latency_ns = max,
 		};
+
+		iv.bytes = iv.bytes_read + iv.bytes_written;
+		iv.mbps = len > 0 ? (double)iv.bytes / len / 1e6 : 0;
+		/* clients move on to the next interval's window; the one before this interval
+		 * is now written by nobody and can be read */
+		atomic_store_explicit(&e->sh->epoch, (unsigned)k + 1, memory_order_relaxed);
 		rc = lg_run_add_interval(e->run, &iv);
+		if (!rc && k > 0)
+			interval_p99(e, k - 1);
 	}
 	if (print && !e->cfg->quiet) {
-		lg_report_progress(stdout, e->cfg->clients, ops - o0,
-				   secs > 0 ? (double)(bytes - b0) / secs / 1e6 : 0,
+		lg_report_progress(stdout, e->cfg->clients, t.ops - b.ops,
+				   secs > 0 ? (double)(t.rd + t.wr - b.rd - b.wr) / secs / 1e6 : 0,
 				   e->t_exec ? "execute" : "warmup", (int)(secs + 0.5),
 				   (double)max / 1e6);
 		fflush(stdout);
 	}
-	e->prev_ops = ops;
-	e->prev_bytes = bytes;
+	e->prev = t;
 	e->prev_tick = now;
 	return rc;
 }
@@ -165,13 +202,10 @@ static int interval(struct engine *e, uint64_t now, bool print)
 /* The measured phase begins at now: remember where the live counters stand. */
 static void begin_execute(struct engine *e, uint64_t now)
 {
-	uint64_t max;
-
 	set_phase(e, LG_CLOCK_EXECUTE);
-	live_sum(e, &e->base_ops, &e->base_bytes, &max);
+	live_sum(e, &e->base);
 	e->t_exec = now;
-	e->prev_ops = e->base_ops;
-	e->prev_bytes = e->base_bytes;
+	e->prev = e->base;
 	e->prev_tick = now;
 }
 
@@ -195,7 +229,7 @@ static int monitor(struct engine *e)
 {
 	const struct lg_config *cfg = e->cfg;
 	uint64_t warm = cfg->run_once ? 0 : (uint64_t)(cfg->warmup_s * 1e9);
-	uint64_t len = (uint64_t)(cfg->time_s * 1e9), next = e->t_start + INTERVAL_NS;
+	uint64_t len = (uint64_t)(cfg->time_s * 1e9), next = e->t_start + e->interval_ns;
 	int rc = 0;
 
 	for (;;) {
@@ -209,17 +243,17 @@ static int monitor(struct engine *e)
 			break;
 		if (now >= next) {
 			rc = rc ? rc : interval(e, now, true);
-			next += INTERVAL_NS;
+			next += e->interval_ns;
 		}
 		if (!e->t_exec && now >= due) {
 			begin_execute(e, now);
-			next = now + INTERVAL_NS;
+			next = now + e->interval_ns;
 		} else if (now < next) {
 			sleep_until(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
 		}
 	}
 	/* the last, usually partial, interval */
-	if (e->t_exec && lg_now_ns() - e->prev_tick >= INTERVAL_NS / 100)
+	if (e->t_exec && lg_now_ns() - e->prev_tick >= e->interval_ns / 100)
 		rc = rc ? rc : interval(e, lg_now_ns(), true);
 	set_phase(e, LG_CLOCK_STOP);
 	return rc;
@@ -239,7 +273,8 @@ static int alloc_shared(struct engine *e)
 	if (!one)
 		return -ENOMEM;
 	e->stats_size = (one + 63) & ~(size_t)63;
-	e->stats_off = live_off + n * sizeof(struct lg_live);
+	e->win_off = live_off + n * sizeof(struct lg_live);
+	e->stats_off = e->win_off + (size_t)n * LG_WINDOWS * sizeof(struct lg_window);
 	e->shm_len = e->stats_off + n * e->stats_size;
 	e->shm = mmap(NULL, e->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (e->shm == MAP_FAILED) {
@@ -276,7 +311,9 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->seed = cfg->seed;
 	e->sh->fsync_writes = cfg->fsync_writes;
 	e->sh->sync_dirs = cfg->sync_dirs;
+	e->sh->verify = cfg->verify;
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
+	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
 	if (!e->clients)
 		goto nomem;
@@ -286,6 +323,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 
 		if (lg_client_init(&e->clients[i], i, e->wl, e->sh, &e->live[i], st))
 			goto nomem;
+		e->clients[i].win = windows_of(e, i);
 	}
 	return 0;
 nomem:
@@ -317,10 +355,22 @@ static int collect(struct engine *e, uint64_t t_stop)
 		last = t_stop;
 	if (e->t_exec)
 		run->duration_s = (double)(last - e->t_exec) / 1e9;
+	run->t0_ns = e->t_exec;
+	run->stall_ns = e->sh->stall_ns;
+	if (run->ntimeline) /* the last interval's window: the clients have stopped */
+		interval_p99(e, run->ntimeline - 1);
 	run->status = interrupted || atomic_load(&e->sh->abort) || !e->t_exec ?
 			      LG_RUN_INTERRUPTED : LG_RUN_COMPLETE;
-	if (e->spawn.lost)
+	if (e->spawn.lost) {
 		run->status = LG_RUN_PARTIAL;
+		run->lost = calloc(e->spawn.lost, sizeof(*run->lost));
+		if (!run->lost)
+			return -ENOMEM;
+		for (unsigned i = 0; i < e->spawn.started; i++)
+			if (e->spawn.lost_signal[i] || e->spawn.exit_status[i] > 0)
+				run->lost[run->nlost++] = (struct lg_lost){
+					i, e->spawn.lost_signal[i], e->spawn.exit_status[i] };
+	}
 	return lg_run_merge(run);
 }
 
@@ -430,6 +480,28 @@ static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 	e->run->end_sync_s = (double)(*t_stop - t0) / 1e9;
 }
 
+/* Setup done: a full filesystem stops the run before anything is measured. */
+static int setup_result(struct engine *e, const char *rundir, char *err, size_t errlen)
+{
+	int full = atomic_load(&e->sh->setup_full);
+
+	if (!full)
+		return 0;
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		const struct lg_error_note *n = &e->live[i].setup_note;
+
+		if (e->live[i].setup_errors && (n->got == ENOSPC || n->got == EDQUOT)) {
+			snprintf(err, errlen, "setup failed: the filesystem of %s is full (%s at "
+				 "line %u of the workload, client %u); nothing was measured",
+				 rundir, lg_errno_name(n->got), n->line, i);
+			return -full;
+		}
+	}
+	snprintf(err, errlen, "setup failed: the filesystem of %s is full (%s); nothing was "
+		 "measured", rundir, lg_errno_name(full));
+	return -full;
+}
+
 /* Setup done, clients at the barrier: release them and watch until the end. */
 static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 {
@@ -458,13 +530,16 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		  struct lg_run *run, char *err, size_t errlen)
 {
-	struct engine e = { .cfg = cfg, .wl = wl, .run = run };
+	struct engine e = { .cfg = cfg, .wl = wl, .run = run,
+			    .interval_ns = (uint64_t)(cfg->interval_s * 1e9) };
 	char *rundir = NULL;
 	int dirfd = -1, rc;
 	uint64_t t_stop = 0;
 
 	memset(run, 0, sizeof(*run));
-	rc = lg_rundir_create(cfg->directory, &rundir, &dirfd, err, errlen);
+	rc = lg_limits_check(cfg, wl, err, errlen);
+	if (!rc)
+		rc = lg_rundir_create(cfg->directory, &rundir, &dirfd, err, errlen);
 	if (!rc && cfg->direct)
 		rc = probe_direct(dirfd, rundir, err, errlen);
 	if (rc)
@@ -476,13 +551,15 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	e.sh->dirfd = dirfd;
 	rc = lg_spawn_start(&e.spawn, cfg->processes, cfg->clients, e.clients, err, errlen);
 	current_spawn = &e.spawn;
-	if (rc) /* the clients that did start go straight to cleanup */
-		set_phase(&e, LG_CLOCK_STOP);
 	gate_wait_all(&e);
 	if (!rc)
+		rc = setup_result(&e, rundir, err, errlen);
+	if (!rc) {
 		rc = measure(&e, &t_stop, err, errlen);
-	else
+	} else { /* the clients that did start go straight to cleanup */
+		set_phase(&e, LG_CLOCK_STOP);
 		gate_release(&e.sh->gate, 1);
+	}
 	gate_wait_all(&e);
 	if (!rc && cfg->end_sync)
 		end_sync(&e, dirfd, &t_stop);

@@ -22,6 +22,7 @@
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
 #define EXIT_USAGE 2       /* bad usage or workload, nothing ran */
+#define EXIT_CORRUPT 4     /* --verify found data that is not what loadgen wrote */
 #define EXIT_INTERRUPT 130 /* stopped by SIGINT/SIGTERM */
 #define MAX_CLIENTS 100000
 #define MAX_LOADFILE (256u << 20)
@@ -29,7 +30,8 @@
 
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
-	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES
+	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
+	OPT_STALL, OPT_VERIFY
 };
 
 static const struct option long_options[] = {
@@ -52,6 +54,10 @@ static const struct option long_options[] = {
 	{ "rate", required_argument, NULL, 'R' },
 	{ "end-sync", no_argument, NULL, OPT_END_SYNC },
 	{ "drop-caches", no_argument, NULL, OPT_DROP_CACHES },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "stall-threshold", required_argument, NULL, OPT_STALL },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -86,11 +92,20 @@ static void usage(FILE *f)
 		"  -R, --rate MBPS        limit each client to MBPS MB/s (10^6 bytes); latency\n"
 		"                         then counts from each op's intended start\n"
 		"      --end-sync         a final syncfs is part of the measured time\n"
-		"      --drop-caches      sync and drop the page cache before measuring (root)\n"
+		"      --drop-caches      sync and drop the page cache before each measured\n"
+		"                         phase (root only)\n"
+		"      --repeat K         measure K runs, each in a fresh run directory, and\n"
+		"                         summarise them (mean, stddev, 95%% CI)\n"
+		"      --interval SECONDS progress and timeline interval (default %g)\n"
+		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
+		"      --verify           write self-describing blocks and check every read of\n"
+		"                         them; a mismatch exits 4\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
-		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 130 interrupted.\n",
-		LG_DEFAULT_TIME_S, LG_DEFAULT_WARMUP_S, LG_DEFAULT_SEED);
+		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
+		"found by --verify, 130 interrupted.\n",
+		LG_DEFAULT_TIME_S, LG_DEFAULT_WARMUP_S, LG_DEFAULT_SEED, LG_DEFAULT_INTERVAL_S,
+		LG_DEFAULT_STALL_S);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -187,6 +202,20 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
+	case OPT_VERIFY: cfg->verify = true; break;
+	case OPT_REPEAT:
+		if (parse_u64(arg, 10000, &v) || v == 0)
+			return bad_usage("invalid --repeat '%s': expected 1 to 10000", arg);
+		cfg->repeat = (unsigned)v;
+		break;
+	case OPT_INTERVAL:
+		if (parse_seconds(arg, &cfg->interval_s) || cfg->interval_s < 0.01)
+			return bad_usage("invalid --interval '%s': expected seconds >= 0.01", arg);
+		break;
+	case OPT_STALL:
+		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s <= 0)
+			return bad_usage("invalid --stall-threshold '%s': expected seconds > 0", arg);
+		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
 	default: usage(stderr); return EXIT_USAGE;
@@ -201,7 +230,9 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 
 	*cfg = (struct lg_config){ .mode = "threads", .directory = ".",
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
-				   .seed = LG_DEFAULT_SEED, .argc = argc, .argv = argv };
+				   .seed = LG_DEFAULT_SEED, .repeat = 1,
+				   .interval_s = LG_DEFAULT_INTERVAL_S,
+				   .stall_threshold_s = LG_DEFAULT_STALL_S, .argc = argc, .argv = argv };
 	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
@@ -317,10 +348,10 @@ static void install_signals(void)
 }
 
 static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
-		      const struct lg_run *run)
+		      const struct lg_run *runs, size_t n)
 {
 	char err[1024];
-	json_t *doc = lg_result_json_build(cfg, wl, run, 1);
+	json_t *doc = lg_result_json_build(cfg, wl, runs, n);
 	int rc = doc ? lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : -ENOMEM;
 
 	if (rc)
@@ -329,14 +360,71 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 	return rc;
 }
 
+/* Run the measured phase cfg->repeat times (stopping early on a signal), reporting each
+ * run. *n gets the runs that produced results. Returns 0, or a negative errno when a run
+ * could not start (the runs before it are kept). */
+static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
+		   struct lg_run *runs, size_t *n)
+{
+	char err[1024];
+
+	for (*n = 0; *n < cfg->repeat && !lg_engine_interrupted(); (*n)++) {
+		int rc;
+
+		if (cfg->repeat > 1)
+			printf("%sRun %zu of %u\n", *n ? "\n" : "", *n + 1, cfg->repeat);
+		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "loadgen: %s\n", err);
+			return rc;
+		}
+		lg_report_print(stdout, cfg, &runs[*n]);
+		fflush(stdout);
+	}
+	lg_report_summary(stdout, runs, *n);
+	return 0;
+}
+
+/* Exit status for what the runs found. */
+static int run_status(const struct lg_run *runs, size_t n)
+{
+	int status = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].errors || runs[i].status == LG_RUN_PARTIAL)
+			status = EXIT_ERRORS;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].corruptions)
+			status = EXIT_CORRUPT;
+	return lg_engine_interrupted() ? EXIT_INTERRUPT : status;
+}
+
+/* Checks that need the workload and may refuse the run before any load starts. */
+static int preflight(struct lg_config *cfg, struct lg_workload *wl)
+{
+	char err[1024];
+
+	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --json %s\n", err);
+		return -EINVAL;
+	}
+	if (cfg->drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
+		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
+			strerror(errno));
+		return -EPERM;
+	}
+	lg_workload_add_open_flags(wl, (cfg->sync_open ? O_SYNC : 0) | (cfg->direct ? O_DIRECT : 0));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct lg_workload *wl = NULL;
+	struct lg_run *runs = NULL;
 	struct lg_config cfg;
-	struct lg_run run;
 	struct timespec start;
-	char err[1024];
-	int status;
+	size_t n = 0;
+	int status, rc;
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return lg_compare_main(argc - 1, argv + 1);
@@ -346,37 +434,28 @@ int main(int argc, char **argv)
 	if (status)
 		goto out;
 	status = EXIT_USAGE;
-	if (load_workload(&cfg, &wl))
+	if (load_workload(&cfg, &wl) || preflight(&cfg, wl))
 		goto out;
-	if (cfg.json_path && lg_result_json_check(cfg.json_path, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: --json %s\n", err);
+	runs = calloc(cfg.repeat, sizeof(*runs));
+	if (!runs)
 		goto out;
-	}
-	if (cfg.drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
-		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
-			strerror(errno));
-		goto out;
-	}
-	lg_workload_add_open_flags(wl, (cfg.sync_open ? O_SYNC : 0) | (cfg.direct ? O_DIRECT : 0));
 	install_signals();
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
-	if (lg_engine_run(&cfg, wl, &run, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: %s\n", err);
+	rc = run_all(&cfg, wl, runs, &n);
+	if (rc && n == 0) { /* nothing was measured: the run could not start */
+		if (rc == -ENOSPC || rc == -EDQUOT) /* a fault of the target, not of usage */
+			status = EXIT_ERRORS;
 		goto out;
 	}
-	lg_report_print(stdout, &cfg, &run);
-	fflush(stdout);
-	status = 0;
-	if (cfg.json_path && write_json(&cfg, wl, &run))
+	status = rc ? EXIT_ERRORS : run_status(runs, n);
+	if (cfg.json_path && write_json(&cfg, wl, runs, n) && status == 0)
 		status = EXIT_ERRORS;
-	if (run.errors)
-		status = EXIT_ERRORS;
-	if (lg_engine_interrupted())
-		status = EXIT_INTERRUPT;
-	lg_run_clear(&run);
 out:
+	for (size_t i = 0; i < n; i++)
+		lg_run_clear(&runs[i]);
+	free(runs);
 	lg_workload_destroy(wl);
 	json_decref(cfg.env);
 	free(cfg.params);

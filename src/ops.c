@@ -33,9 +33,13 @@ static int do_open(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	(void)bytes;
 	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
 		close(c->fds[op->slot]);
-	c->fds[op->slot] = openat(c->sh->dirfd, c->paths[op->path], op->flags | O_CLOEXEC, 0644);
+	c->fds[op->slot] = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
+				  op->flags | O_CLOEXEC, 0644);
 	c->pos[op->slot] = 0;
 	c->last[op->slot] = 0;
+	if (c->verify) /* decide once here whether reads of this file are checked */
+		lg_verify_bind(c->verify, op->slot, c->fds[op->slot],
+			       lg_op_path_index(c, op->path, op->var), op->flags);
 	return c->fds[op->slot] < 0 ? errno : 0;
 }
 
@@ -80,6 +84,40 @@ static bool io_offset(struct lg_client *c, const struct lg_op *op, uint64_t call
 	}
 }
 
+/* --verify: a write first fills its range with the client's self-describing blocks; a
+ * read of a file private to the client checks what came back. Returns what the call
+ * returned (-1 with errno set). *off is corrected for a file opened with O_APPEND, where
+ * Linux's pwrite ignores the offset: only the client writes a private file, so its end
+ * is where the bytes will land. */
+static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, uint64_t *off)
+{
+	const struct lg_verify_slot *vs = &c->verify->slots[op->slot];
+	bool bound = fd >= 0 && vs->fd == fd;
+	struct lg_verify_result r;
+	ssize_t n;
+
+	if (op->kind == LG_OP_WRITE) {
+		struct lg_verify_tag tag = { c->id, bound ? vs->path : UINT32_MAX,
+					     ++c->verify->gen };
+
+		if (bound && vs->append) {
+			off_t end = lseek(fd, 0, SEEK_END);
+
+			if (end < 0)
+				return -1;
+			*off = (uint64_t)end;
+		}
+		lg_verify_fill(c->buf, op->size, *off, &tag);
+		return pwrite(fd, c->buf, op->size, (off_t)*off);
+	}
+	n = pread(fd, c->buf, op->size, (off_t)*off);
+	if (n > 0 && bound && vs->check) {
+		lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);
+		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], &r);
+	}
+	return n;
+}
+
 static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		 uint64_t *bytes)
 {
@@ -97,7 +135,11 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	} else {
 		io_offset(c, op, call, &off);
 	}
-	n = wr ? pwrite(fd, c->buf, op->size, (off_t)off) : pread(fd, c->buf, op->size, (off_t)off);
+	if (c->verify)
+		n = verified_rw(c, op, fd, &off);
+	else
+		n = wr ? pwrite(fd, c->buf, op->size, (off_t)off) :
+			 pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;
 	*bytes = (uint64_t)n;
@@ -119,7 +161,7 @@ static int do_unlink(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	return result(unlinkat(c->sh->dirfd, c->paths[op->path],
+	return result(unlinkat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
 			       op->kind == LG_OP_RMDIR ? AT_REMOVEDIR : 0));
 }
 
@@ -128,7 +170,7 @@ static int do_mkdir(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	return result(mkdirat(c->sh->dirfd, c->paths[op->path], 0755));
+	return result(mkdirat(c->sh->dirfd, lg_op_path(c, op->path, op->var), 0755));
 }
 
 static int do_rename(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -136,8 +178,8 @@ static int do_rename(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	return result(renameat(c->sh->dirfd, c->paths[op->path], c->sh->dirfd,
-			       c->paths[op->path2]));
+	return result(renameat(c->sh->dirfd, lg_op_path(c, op->path, op->var), c->sh->dirfd,
+			       lg_op_path(c, op->path2, op->var2)));
 }
 
 static int do_stat(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -149,7 +191,8 @@ static int do_stat(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	(void)bytes;
 	if (op->kind == LG_OP_FSTAT)
 		return result(fstat(fd_of(c, op), &st));
-	return result(fstatat(c->sh->dirfd, c->paths[op->path], &st, AT_SYMLINK_NOFOLLOW));
+	return result(fstatat(c->sh->dirfd, lg_op_path(c, op->path, op->var), &st,
+			      AT_SYMLINK_NOFOLLOW));
 }
 
 static int do_truncate(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -163,7 +206,7 @@ static int do_truncate(struct lg_client *c, const struct lg_op *op, uint64_t cal
 static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		      uint64_t *bytes)
 {
-	int fd = openat(c->sh->dirfd, c->paths[op->path],
+	int fd = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d;
 	int rc;
@@ -267,13 +310,16 @@ static bool changes_names(const struct lg_op *op)
  * the op's time (as dbench's sync-dirs option does). */
 static int sync_dirs(struct lg_client *c, const struct lg_op *op)
 {
-	int rc = lg_op_sync_parent(c, op->path);
-	const char *from = c->parents[op->path], *to = NULL;
+	uint32_t path = lg_op_path_index(c, op->path, op->var), path2 = 0;
+	int rc = lg_op_sync_parent(c, path);
+	const char *from = c->parents[path], *to = NULL;
 
-	if (op->kind == LG_OP_RENAME)
-		to = c->parents[op->path2];
+	if (op->kind == LG_OP_RENAME) {
+		path2 = lg_op_path_index(c, op->path2, op->var2);
+		to = c->parents[path2];
+	}
 	if (!rc && op->kind == LG_OP_RENAME && (!from != !to || (from && strcmp(from, to))))
-		rc = lg_op_sync_parent(c, op->path2);
+		rc = lg_op_sync_parent(c, path2);
 	return rc;
 }
 

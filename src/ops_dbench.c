@@ -35,12 +35,15 @@ static void bind_slot(struct lg_client *c, const struct lg_op *op, int fd)
 	c->fds[op->slot] = fd;
 	c->pos[op->slot] = 0;
 	c->last[op->slot] = 0;
+	if (c->verify) /* --verify: decide once here whether reads of this file are checked */
+		lg_verify_bind(c->verify, op->slot, fd, lg_op_path_index(c, op->path, op->var),
+			       op->flags);
 }
 
 int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		   uint64_t *bytes)
 {
-	const char *path = c->paths[op->path];
+	const char *path = lg_op_path(c, op->path, op->var);
 	int dirfd = c->sh->dirfd, flags = op->flags, fd, rc;
 	struct stat st;
 
@@ -66,7 +69,7 @@ int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 int lg_op_deltree(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		  uint64_t *bytes)
 {
-	const char *path = c->paths[op->path];
+	const char *path = lg_op_path(c, op->path, op->var);
 	int dirfd = c->sh->dirfd, fd, rc;
 
 	(void)call;
@@ -149,11 +152,13 @@ int lg_op_find(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 	(void)call;
 	(void)bytes;
 	if (op->path2 == LG_NO_SLOT)
-		return result(fstatat(dirfd, c->paths[op->path], &st, AT_SYMLINK_NOFOLLOW));
-	fd = openat(dirfd, op->path == LG_NO_SLOT ? "." : c->paths[op->path], DIR_OPEN);
+		return result(fstatat(dirfd, lg_op_path(c, op->path, op->var), &st,
+				      AT_SYMLINK_NOFOLLOW));
+	fd = openat(dirfd, op->path == LG_NO_SLOT ? "." : lg_op_path(c, op->path, op->var),
+		    DIR_OPEN);
 	if (fd < 0)
 		return errno;
-	rc = scan(fd, c->paths[op->path2], op->size, &found);
+	rc = scan(fd, lg_op_path(c, op->path2, op->var2), op->size, &found);
 	close(fd);
 	if (rc)
 		return rc;

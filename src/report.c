@@ -4,7 +4,10 @@
 #include "loadgen/report.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
+
+#include "result_summary.h"
 
 #define LABEL_MIN 20 /* width of the Operation column; wider labels widen it */
 #define COL 10       /* width of each numeric column */
@@ -112,6 +115,83 @@ static void print_notes(FILE *out, const struct lg_run *run)
 		fprintf(out, " ... and %" PRIu64 " more\n", run->errors - shown);
 }
 
+static void print_fairness(FILE *out, const struct lg_run *run)
+{
+	struct lg_fairness f;
+	bool mb;
+
+	if (run->nclients < 2 || lg_run_fairness(run, &f))
+		return;
+	mb = strcmp(f.metric, "throughput_mbps") == 0;
+	fprintf(out, "Fairness: per-client %s min %.2f  median %.2f  max %.2f  Jain's index %.3f\n",
+		mb ? "MB/sec" : "ops/sec", f.min, f.median, f.max, f.jain);
+}
+
+/* Printed only when there was a stall. */
+static void print_stalls(FILE *out, const struct lg_run *run)
+{
+	struct lg_stalls st;
+
+	lg_run_stalls(run, &st);
+	if (st.idle_intervals)
+		fprintf(out, "Stalls: %" PRIu64 " intervals with no op completed, %.1f s in all; "
+			     "longest %.1f s from %.1f s\n", st.idle_intervals, st.idle_s,
+			st.longest_idle_s, st.longest_idle_at_s);
+	if (st.slow_ops)
+		fprintf(out, "Stalls: %" PRIu64 " ops slower than %.0f ms, %.3f s in all; longest "
+			     "%.3f ms (%s, client %u, line %u) ending at %.1f s\n", st.slow_ops,
+			ms(run->stall_ns), st.slow_total_s, ms(st.slowest_ns),
+			type_label(run, st.slowest_type), st.slowest_client, st.slowest_line,
+			st.slowest_at_s);
+}
+
+/* --verify: the count of corrupt blocks, and where the first ones are. */
+static void print_verify(FILE *out, const struct lg_run *run)
+{
+	uint64_t shown = 0;
+	char exp[96], found[96];
+
+	if (!run->corruptions) {
+		fprintf(out, "Data verification: no corruption in %" PRIu64 " bytes checked\n",
+			run->verified_bytes);
+		return;
+	}
+	fprintf(out, "Data verification: %" PRIu64 " corrupt block%s in %" PRIu64
+		     " bytes checked\n", run->corruptions, run->corruptions == 1 ? "" : "s",
+		run->verified_bytes);
+	for (unsigned c = 0; c < run->nclients && run->clients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+
+		for (size_t k = 0; cs && k < cs->ncorrupt && k < LG_CORRUPT_NOTES; k++) {
+			const struct lg_corruption_note *n = &cs->corrupt[k];
+
+			lg_corruption_describe(n, cs->id, exp, sizeof(exp), found, sizeof(found));
+			fprintf(out, " client %u: line %" PRIu32 ": %s %s at offset %" PRIu64
+				     ": %s; first wrong byte at %" PRIu64 ": 0x%02x, written 0x%02x\n"
+				     "   expected %s\n   found    %s\n",
+				cs->id, n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
+				n->path, n->offset, lg_corruption_reason_name(n->reason),
+				n->bad_offset, n->found_byte, n->expected_byte, exp, found);
+			shown++;
+		}
+	}
+	if (run->corruptions > shown && shown > 0)
+		fprintf(out, " ... and %" PRIu64 " more\n", run->corruptions - shown);
+}
+
+void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n)
+{
+	struct lg_stat_summary m, o;
+
+	if (n < 2 || lg_runs_summarize(runs, n, &m, &o))
+		return;
+	fprintf(out, "\nSummary of %zu runs       mean    stddev       min       max  95%% CI of the mean\n", n);
+	fprintf(out, " MB/sec       %12.3f %9.3f %9.3f %9.3f  [%.3f, %.3f]\n", m.mean, m.stddev,
+		m.min, m.max, m.ci95_lo, m.ci95_hi);
+	fprintf(out, " ops/sec      %12.1f %9.1f %9.1f %9.1f  [%.1f, %.1f]\n", o.mean, o.stddev,
+		o.min, o.max, o.ci95_lo, o.ci95_hi);
+}
+
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
 {
 	double secs = run->duration_s > 0 ? run->duration_s : 0;
@@ -119,7 +199,6 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	double ops = secs ? (double)run->ops / secs : 0;
 	int w = label_width(run);
 
-	(void)cfg; /* the layout depends only on the run today; kept for options to come */
 	if (run->totals)
 		print_table(out, run, w);
 	if (run->errors && run->totals)
@@ -131,6 +210,10 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 		run->nclients, run->nclients, ms(run->all.max_ns));
 	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
 		ops, run->bytes_read, run->bytes_written, secs);
+	print_fairness(out, run);
+	print_stalls(out, run);
+	if ((cfg && cfg->verify) || run->corruptions)
+		print_verify(out, run);
 	if (run->end_sync_s > 0 && secs > run->end_sync_s)
 		fprintf(out, "Buffered %g MB/sec before the final syncfs, which took %.3f s "
 			     "(the Throughput line includes it)\n",

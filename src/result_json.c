@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "loadgen/sysinfo.h"
+#include "result_summary.h"
 
 #ifndef LOADGEN_VERSION
 #define LOADGEN_VERSION "0.0.0"
@@ -189,9 +190,10 @@ static json_t *errnos_json(const struct lg_type_stats *t)
  * latency_ns counts from each op's intended start. */
 static json_t *type_json(const struct lg_type_stats *t, const struct lg_histogram *svc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
+	return json_pack("{s:I, s:I, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
 			 "count", I(t->count),
 			 "errors", I(t->errors),
+			 "corruptions", t->corruptions ? json_integer(I(t->corruptions)) : NULL,
 			 "bytes", I(t->bytes_read + t->bytes_written),
 			 "bytes_read", I(t->bytes_read),
 			 "bytes_written", I(t->bytes_written),
@@ -263,9 +265,11 @@ static json_t *timeline_json(const struct lg_run *run)
 	for (size_t i = 0; a && i < run->ntimeline; i++) {
 		const struct lg_interval *iv = &run->timeline[i];
 
-		if (json_array_append_new(a, json_pack("{s:f, s:I, s:I, s:f, s:f}",
-			"t_s", fin(iv->t_s), "ops", I(iv->ops), "bytes", I(iv->bytes),
-			"mbps", fin(iv->mbps),
+		if (json_array_append_new(a, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f}",
+			"t_s", fin(iv->t_s), "len_s", fin(iv->len_s), "ops", I(iv->ops),
+			"bytes", I(iv->bytes), "bytes_read", I(iv->bytes_read),
+			"bytes_written", I(iv->bytes_written), "mbps", fin(iv->mbps),
+			"p99_ms", (double)iv->p99_ns / 1e6,
 			"max_latency_ms", (double)iv->max_latency_ns / 1e6))) {
 			json_decref(a);
 			a = NULL;
@@ -297,6 +301,30 @@ static json_t *notes_json(const struct lg_run *run)
 	return a;
 }
 
+/* Client processes that died: which, and how. */
+static json_t *lost_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < run->nlost; i++) {
+		const struct lg_lost *l = &run->lost[i];
+		const char *abbrev = l->signal ? sigabbrev_np(l->signal) : NULL;
+		char sig[32];
+		json_t *o;
+
+		snprintf(sig, sizeof(sig), "SIG%s", abbrev ? abbrev : "?");
+		o = json_pack("{s:I, s:o, s:o}", "client", I(l->client),
+			      "signal", l->signal ? json_string(sig) : json_null(),
+			      "exit_status", l->signal ? json_null() : json_integer(l->exit_status));
+
+		if (json_array_append_new(a, o)) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
 static const char *status_name(enum lg_run_status st)
 {
 	return st == LG_RUN_INTERRUPTED ? "interrupted" : st == LG_RUN_PARTIAL ? "partial" :
@@ -308,7 +336,7 @@ static json_t *run_json(const struct lg_run *run)
 	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
 
 	return json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f,"
-			 " s:o, s:o, s:o, s:o, s:o}",
+			 " s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "status", status_name(run->status),
 			 "duration_s", fin(secs),
 			 "end_sync_s", fin(run->end_sync_s),
@@ -322,11 +350,17 @@ static json_t *run_json(const struct lg_run *run)
 			 per_s((double)(run->bytes_read + run->bytes_written) / 1e6, secs),
 			 "ops_per_s", per_s((double)run->ops, secs),
 			 "max_latency_ms", (double)run->all.max_ns / 1e6,
+			 "corruptions", I(run->corruptions),
+			 "verified_bytes", I(run->verified_bytes),
+			 "corruption_notes", lg_corruption_notes_json(run),
 			 "latency_ns", latency_json(&run->all),
 			 "ops_by_type", types_json(run),
 			 "clients", clients_json(run),
 			 "timeline", timeline_json(run),
-			 "error_notes", notes_json(run));
+			 "stalls", lg_stalls_json(run),
+			 "fairness", lg_fairness_json(run),
+			 "error_notes", notes_json(run),
+			 "lost_clients", lost_json(run));
 }
 
 static json_t *params_json(const struct lg_workload *wl)
@@ -367,7 +401,8 @@ static json_t *command_json(const struct lg_config *cfg)
  * uint64 gets it exactly, even above INT64_MAX. */
 static json_t *config_json(const struct lg_config *cfg)
 {
-	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I, s:f, s:b, s:b, s:b, s:b, s:b, s:b}",
+	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I, s:f, s:b, s:b, s:b, s:b, s:b, s:b,"
+			 " s:b, s:I, s:f, s:f}",
 			 "clients", I(cfg->clients),
 			 "mode", jstr(cfg->mode),
 			 "time_s", fin(cfg->time_s),
@@ -381,7 +416,11 @@ static json_t *config_json(const struct lg_config *cfg)
 			 "fsync_writes", (int)cfg->fsync_writes,
 			 "direct", (int)cfg->direct,
 			 "end_sync", (int)cfg->end_sync,
-			 "drop_caches", (int)cfg->drop_caches);
+			 "drop_caches", (int)cfg->drop_caches,
+			 "verify", (int)cfg->verify,
+			 "repeat", I(cfg->repeat),
+			 "interval_s", fin(cfg->interval_s),
+			 "stall_threshold_s", fin(cfg->stall_threshold_s));
 }
 
 json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_workload *wl,
@@ -399,14 +438,15 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 		env = json_incref(cfg->env);
 	else if (lg_sysinfo_json(cfg->directory, cfg->argc, cfg->argv, NULL, &env) != 0)
 		env = NULL;
-	return json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o, s:o*}",
 			 "schema", SCHEMA,
 			 "loadgen", "version", LOADGEN_VERSION,
 			 "command", command_json(cfg),
 			 "env", env,
 			 "workload", workload_json(wl),
 			 "config", config_json(cfg),
-			 "runs", a);
+			 "runs", a,
+			 "summary", lg_summary_json(runs, nruns));
 }
 
 __attribute__((format(printf, 4, 5)))

@@ -6,6 +6,7 @@
 #include "loadgen/stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -28,6 +29,8 @@ struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntyp
 	cs->ntypes = ntypes;
 	/* service-time rows follow the type rows in the same block */
 	cs->svc = svc ? (struct lg_histogram *)&cs->types[ntypes] : NULL;
+	for (size_t i = 0; i < ntypes; i++) /* reset keeps them: zero them once here */
+		cs->types[i].corruptions = 0;
 	lg_client_stats_reset(cs);
 	return cs;
 }
@@ -47,6 +50,10 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 {
 	cs->nnotes = 0;
 	memset(cs->notes, 0, sizeof(cs->notes));
+	cs->slow_count = cs->slow_total_ns = 0;
+	memset(&cs->slowest, 0, sizeof(cs->slowest));
+	cs->nslow = 0;
+	memset(cs->slow, 0, sizeof(cs->slow));
 	for (size_t i = 0; i < cs->ntypes; i++) {
 		struct lg_type_stats *t = &cs->types[i];
 
@@ -89,6 +96,7 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 {
 	dst->count += src->count;
 	dst->errors += src->errors;
+	dst->corruptions += src->corruptions;
 	dst->bytes_read += src->bytes_read;
 	dst->bytes_written += src->bytes_written;
 	for (size_t e = 0; e < LG_ERRNO_MAX; e++)
@@ -154,14 +162,32 @@ int lg_run_merge(struct lg_run *run)
 	run->svc_totals = merge_svc(run, &rc);
 	lg_histogram_init(&run->all);
 	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
+	run->corruptions = run->verified_bytes = 0;
+	for (unsigned c = 0; c < run->nclients; c++)
+		if (run->clients && run->clients[c])
+			run->verified_bytes += run->clients[c]->verified_bytes;
 	for (size_t i = 0; i < run->ntypes; i++) {
 		lg_histogram_add(&run->all, &totals[i].hist);
 		run->ops += totals[i].count;
 		run->errors += totals[i].errors;
 		run->bytes_read += totals[i].bytes_read;
 		run->bytes_written += totals[i].bytes_written;
+		run->corruptions += totals[i].corruptions;
 	}
 	return rc;
+}
+
+const char *lg_corruption_reason_name(unsigned reason)
+{
+	static const char *const names[] = {
+		[LG_CORRUPT_NO_HEADER] = "no loadgen header",
+		[LG_CORRUPT_CLIENT] = "written by another client",
+		[LG_CORRUPT_OFFSET] = "written for another offset",
+		[LG_CORRUPT_PAYLOAD] = "payload differs",
+		[LG_CORRUPT_CHECKSUM] = "checksum field differs",
+	};
+
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";
 }
 
 int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv)
@@ -195,6 +221,9 @@ void lg_run_clear(struct lg_run *run)
 	free(run->totals);
 	free(run->svc_totals);
 	free(run->timeline);
+	free(run->lost);
+	run->lost = NULL;
+	run->nlost = 0;
 	run->clients = NULL;
 	run->nclients = 0;
 	run->totals = NULL;
@@ -203,4 +232,93 @@ void lg_run_clear(struct lg_run *run)
 	run->ntimeline = run->cap_timeline = 0;
 	run->shm = NULL;
 	run->shm_len = 0;
+}
+
+/* Idle intervals: a stretch of consecutive ones counts as one stall. */
+static void idle_stalls(const struct lg_run *run, struct lg_stalls *out)
+{
+	double run_len = 0, run_at = 0;
+
+	for (size_t i = 0; i < run->ntimeline; i++) {
+		const struct lg_interval *iv = &run->timeline[i];
+
+		if (iv->ops) {
+			run_len = 0;
+			continue;
+		}
+		out->idle_intervals++;
+		out->idle_s += iv->len_s;
+		if (run_len == 0)
+			run_at = iv->t_s - iv->len_s;
+		run_len += iv->len_s;
+		if (run_len > out->longest_idle_s) {
+			out->longest_idle_s = run_len;
+			out->longest_idle_at_s = run_at;
+		}
+	}
+}
+
+void lg_run_stalls(const struct lg_run *run, struct lg_stalls *out)
+{
+	memset(out, 0, sizeof(*out));
+	idle_stalls(run, out);
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+
+		if (!cs || !cs->slow_count)
+			continue;
+		out->slow_ops += cs->slow_count;
+		out->slow_total_s += (double)cs->slow_total_ns / 1e9;
+		if (cs->slowest.lat_ns > out->slowest_ns) {
+			out->slowest_ns = cs->slowest.lat_ns;
+			out->slowest_at_s = (double)(cs->slowest.end_ns - run->t0_ns) / 1e9;
+			out->slowest_client = cs->id;
+			out->slowest_type = cs->slowest.type;
+			out->slowest_line = cs->slowest.line;
+		}
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int lg_run_fairness(const struct lg_run *run, struct lg_fairness *out)
+{
+	bool bytes = run->bytes_read + run->bytes_written > 0;
+	double *v, sum = 0, sq = 0;
+	unsigned n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->metric = bytes ? "throughput_mbps" : "ops_per_s";
+	v = malloc((run->nclients ? run->nclients : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+		struct lg_histogram h;
+		uint64_t ops, b;
+
+		if (!cs)
+			continue;
+		lg_client_stats_sum(cs, &h, &ops, &b);
+		v[n] = (double)(bytes ? b : ops) / (run->duration_s > 0 ? run->duration_s : 1);
+		if (bytes)
+			v[n] /= 1e6;
+		sum += v[n];
+		sq += v[n] * v[n];
+		n++;
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		out->min = v[0];
+		out->max = v[n - 1];
+		out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		out->jain = sq > 0 ? sum * sum / ((double)n * sq) : 1;
+	}
+	free(v);
+	return 0;
 }

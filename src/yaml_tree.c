@@ -164,10 +164,13 @@ static int syntax_error(struct lg_yctx *c, const yaml_parser_t *p, const char *t
 		offset_mark(text, len, p->problem_offset, &line, &col);
 		return lg_yfail_at(c, line, col, "%s", problem);
 	}
-	/* Inside {...} or [...] a plain "${x}" ends at the '{': say how to fix that. */
+	/* Inside {...} or [...] a plain "${x}" ends at the '{': say how to fix that. A tab
+	 * where indentation is expected gets libyaml's generic "cannot start any token". */
 	idx = p->problem_mark.index;
 	hint = idx > 0 && idx < len && text[idx] == '{' && text[idx - 1] == '$'
 		       ? "; quote values that contain ${...}" : "";
+	if (idx < len && text[idx] == '\t')
+		hint = "; YAML does not allow tabs for indentation, use spaces";
 	if (p->context)
 		return lg_yfail_at(c, p->problem_mark.line, p->problem_mark.column,
 				   "%s (%s at %zu:%zu)%s", problem, p->context,

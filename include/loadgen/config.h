@@ -11,6 +11,8 @@
 #define LG_DEFAULT_TIME_S 10.0
 #define LG_DEFAULT_WARMUP_S 2.0
 #define LG_DEFAULT_SEED 1
+#define LG_DEFAULT_INTERVAL_S 1.0
+#define LG_DEFAULT_STALL_S 1.0
 
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
@@ -34,6 +36,10 @@ struct lg_config {
 	double rate_mbps;      /* -R: per-client limit in MB/s (10^6 bytes), 0 = none */
 	bool end_sync;         /* --end-sync: a final syncfs is part of the measured time */
 	bool drop_caches;      /* --drop-caches: drop the page cache before measuring */
+	bool verify;           /* --verify: self-describing blocks, checked on every read */
+	unsigned repeat;       /* --repeat: measured runs in this invocation (>= 1) */
+	double interval_s;     /* --interval: timeline and progress interval */
+	double stall_threshold_s; /* --stall-threshold: ops this slow are stalls */
 	struct lg_param *params; /* -p overrides (strings borrowed) */
 	size_t nparams;
 	int argc;              /* the command line, for the result */

@@ -19,6 +19,8 @@ struct lg_type_stats {
 	uint64_t bytes_read;           /* bytes read calls returned */
 	uint64_t bytes_written;        /* bytes write calls returned */
 	uint64_t errnos[LG_ERRNO_MAX]; /* unexpected results by errno; [0]: unexpected success */
+	uint64_t corruptions;          /* --verify: blocks read back not as written, counted
+					  in every phase and never reset (see verify.h) */
 	struct lg_histogram hist;      /* latency of every op, ns */
 };
 
@@ -30,12 +32,61 @@ struct lg_error_note {
 	int32_t expect;  /* what the workload expected (lg_op.expect) */
 };
 
+#define LG_SLOW_NOTES 8 /* slow ops remembered per client, with when they happened */
+
+/* One op slower than the stall threshold. */
+struct lg_slow_op {
+	uint64_t end_ns; /* when it completed (CLOCK_MONOTONIC) */
+	uint64_t lat_ns; /* how long it took */
+	uint32_t line;   /* its line in the workload source */
+	uint16_t type;   /* stats row */
+};
+
+#define LG_CORRUPT_NOTES 4 /* corrupt blocks remembered per client */
+#define LG_CORRUPT_PATH 120 /* bytes kept of a corrupt file's path (its end when longer) */
+
+/* Why a block read back with --verify is not what loadgen wrote (by priority). */
+enum lg_corruption_reason {
+	LG_CORRUPT_NO_HEADER, /* no loadgen header: not a block loadgen wrote */
+	LG_CORRUPT_CLIENT,    /* a block of another client */
+	LG_CORRUPT_OFFSET,    /* a block written for another file offset */
+	LG_CORRUPT_PAYLOAD,   /* the payload differs from what was written */
+	LG_CORRUPT_CHECKSUM   /* only the checksum field differs */
+};
+
+/* One block read back not as written (--verify). Fixed size: lives in shared memory. */
+struct lg_corruption_note {
+	uint64_t offset;        /* file offset of the 512-byte block */
+	uint64_t bad_offset;    /* file offset of its first wrong byte */
+	uint64_t expected_hash; /* the block's checksum as loadgen writes it */
+	uint64_t found_hash;    /* the same checksum computed over the bytes read */
+	uint64_t found_offset;  /* offset field of the block read (when found_magic) */
+	uint32_t found_client;  /* client field of the block read (when found_magic) */
+	uint32_t line;          /* line of the read in the workload source */
+	uint16_t type;          /* stats row of the read */
+	uint8_t reason;         /* enum lg_corruption_reason */
+	uint8_t found_magic;    /* 1 when the block starts with loadgen's magic */
+	uint8_t expected_byte;  /* the byte at bad_offset as written */
+	uint8_t found_byte;     /* the byte at bad_offset as read */
+	char path[LG_CORRUPT_PATH]; /* the file as the client named it, NUL-terminated */
+};
+
 /* Everything one client measured. Allocated with lg_client_stats_create. */
 struct lg_client_stats {
 	unsigned id;                                  /* client id, 0-based */
 	size_t ntypes;                                /* rows in types[] */
 	size_t nnotes;                                /* filled entries of notes[] */
 	struct lg_error_note notes[LG_FIRST_ERRORS];  /* first unexpected results */
+	uint64_t slow_count;                          /* ops slower than the threshold */
+	uint64_t slow_total_ns;                       /* their summed latency */
+	struct lg_slow_op slowest;                    /* the slowest of them */
+	size_t nslow;                                 /* filled entries of slow[] */
+	struct lg_slow_op slow[LG_SLOW_NOTES];        /* the first of them */
+	/* --verify, every phase, kept when warm-up ends (corruption is not a matter of
+	 * timing): */
+	uint64_t verified_bytes;                      /* bytes of blocks read and checked */
+	size_t ncorrupt;                              /* filled entries of corrupt[] */
+	struct lg_corruption_note corrupt[LG_CORRUPT_NOTES]; /* the first corrupt blocks */
 	struct lg_histogram *svc;                     /* per label service time, when the
 							 latency in types[] counts from the
 							 intended start (--rate); else NULL */
@@ -47,7 +98,11 @@ struct lg_interval {
 	double t_s;              /* end of the interval, seconds since the measured phase began */
 	uint64_t ops;            /* ops completed in the interval */
 	uint64_t bytes;          /* bytes read + written in the interval */
+	uint64_t bytes_read;     /* bytes read in the interval */
+	uint64_t bytes_written;  /* bytes written in the interval */
+	double len_s;            /* length of the interval (the last one may be shorter) */
 	double mbps;             /* bytes / interval length / 1e6 */
+	uint64_t p99_ns;         /* 99th percentile latency of the interval's ops (~3 %) */
 	uint64_t max_latency_ns; /* slowest op completed in the interval */
 };
 
@@ -56,6 +111,13 @@ enum lg_run_status {
 	LG_RUN_COMPLETE,    /* ran for its time (or its one pass) */
 	LG_RUN_INTERRUPTED, /* stopped early by a signal or --abort-on-error */
 	LG_RUN_PARTIAL      /* some client processes died; the others ran to the end */
+};
+
+/* A client process that died before the end of the run. */
+struct lg_lost {
+	unsigned client;  /* its id */
+	int signal;       /* the signal that killed it, or 0 */
+	int exit_status;  /* its exit status when it exited instead */
 };
 
 /* The merged result of one measured phase. */
@@ -69,10 +131,16 @@ struct lg_run {
 	struct lg_type_stats *totals;    /* ntypes merged rows (owned) */
 	struct lg_histogram all;         /* every op of every client */
 	uint64_t ops, errors, bytes_read, bytes_written; /* sums over totals */
+	uint64_t corruptions;            /* --verify: blocks read back not as written */
+	uint64_t verified_bytes;         /* --verify: bytes of blocks read and checked */
 	struct lg_histogram *svc_totals; /* ntypes merged service-time rows, or NULL (owned) */
 	struct lg_interval *timeline;    /* one entry per interval (owned) */
 	size_t ntimeline, cap_timeline;
 	double end_sync_s;               /* final syncfs included in duration_s, or 0 */
+	uint64_t t0_ns;                  /* CLOCK_MONOTONIC start of the measured phase */
+	struct lg_lost *lost;            /* client processes lost (owned), nlost entries */
+	size_t nlost;
+	uint64_t stall_ns;               /* ops at least this slow count as stalls */
 	void *shm;                       /* when set, clients[i] point into this mapping of
 					    shm_len bytes (owned, unmapped by lg_run_clear) */
 	size_t shm_len;
@@ -101,6 +169,36 @@ int lg_run_merge(struct lg_run *run);
 int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv);
 /* Free what run owns (clients, totals, timeline); run itself is the caller's. NULL ok. */
 void lg_run_clear(struct lg_run *run);
+
+/* Stalls of one run: intervals in which nothing completed, and very slow ops. */
+struct lg_stalls {
+	uint64_t idle_intervals;   /* timeline intervals with no op completed */
+	double idle_s;             /* their total length */
+	double longest_idle_s;     /* longest stretch of consecutive idle intervals */
+	double longest_idle_at_s;  /* where it began, seconds into the measured phase */
+	uint64_t slow_ops;         /* ops slower than run->stall_ns */
+	double slow_total_s;       /* their summed latency */
+	uint64_t slowest_ns;       /* the slowest op */
+	double slowest_at_s;       /* when it completed, seconds into the measured phase */
+	unsigned slowest_client;   /* which client ran it */
+	uint16_t slowest_type;     /* its stats row */
+	uint32_t slowest_line;     /* its workload line */
+};
+
+/* Fairness across clients, on throughput (or ops/s when no bytes moved). */
+struct lg_fairness {
+	const char *metric;        /* "throughput_mbps" or "ops_per_s" (static) */
+	double min, median, max;   /* per-client values */
+	double jain;               /* Jain's index: (sum x)^2 / (n sum x^2), 1 = perfectly fair */
+};
+
+/* Compute the stalls of a merged run. */
+void lg_run_stalls(const struct lg_run *run, struct lg_stalls *out);
+/* Compute the fairness of a merged run. 0 or -ENOMEM. */
+int lg_run_fairness(const struct lg_run *run, struct lg_fairness *out);
+
+/* What a reason of a corrupt block means ("payload differs"); static. */
+const char *lg_corruption_reason_name(unsigned reason);
 
 /* Name of an errno value ("ENOENT"), or "E<number>" for one without a name; "OK" for 0.
  * The string is static. */

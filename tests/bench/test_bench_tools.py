@@ -1,0 +1,103 @@
+"""Quick checks of the benchmark's own tools, so they do not rot between benchmark runs:
+lg_bench_floor and lg_bench_hist run briefly and give sane figures, dbench's table is
+summed right, PSS is read from /proc, and randrw4k.yaml and stat1.yaml do what they say.
+
+    python3 test_bench_tools.py BUILD_DIR SOURCE_DIR    (CTest entry bench_tools)"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+FLOOR = os.path.join(BUILD, "tests", "bench", "lg_bench_floor")
+HIST = os.path.join(BUILD, "tests", "bench", "lg_bench_hist")
+LOADGEN = os.path.join(BUILD, "loadgen")
+
+DBENCH_OUT = """\
+   2    108383   600.37 MB/sec  execute   2 sec  latency 5.199 ms
+   2  cleanup   3 sec
+
+ Operation      Count    AvgLat    MaxLat
+ ----------------------------------------
+ NTCreateX      54860     0.036     5.772
+ Close          40399     0.002     1.106
+ ReadX          85792     0.003     4.718
+
+Throughput 600.366 MB/sec  2 clients  2 procs  max_latency=5.776 ms
+"""
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+    print("ok:", what)
+
+
+def test_floor(tmp):
+    for mode, clients in (("mix64k", 2), ("stat", 1)):
+        doc = benchlib.floor(FLOOR, mode, clients, 0.3, 0.1, os.path.join(tmp, "f"), 60)
+        check(doc["mode"] == mode and doc["clients"] == clients, f"floor {mode}: header")
+        check(doc["ops"] > 0 and 0.25 < doc["seconds"] < 2, f"floor {mode}: {doc['ops']} ops")
+        rate = doc["ops"] / doc["seconds"]  # seconds is printed to the microsecond
+        check(abs(doc["ops_per_s"] - rate) <= 1e-4 * rate, f"floor {mode}: rate")
+        check(os.listdir(os.path.join(tmp, "f")) == [], f"floor {mode}: removed its directory")
+    p = subprocess.run([FLOOR, "-d", tmp], capture_output=True, text=True)
+    check(p.returncode == 2 and "usage" in p.stderr, "floor: usage error without NTHREADS")
+
+
+def test_hist():
+    doc = benchlib.hist(HIST, 1000000, 60)
+    check(doc["records"] == 1000000, "hist: every value recorded")
+    check(0 < doc["ns_per_record"] < 1000, f"hist: {doc['ns_per_record']} ns per record")
+    # log-uniform from 100 ns to 100 ms: the median is near 100 * 1e3 = 100 us
+    check(80000 < doc["p50_ns"] < 125000, f"hist: median {doc['p50_ns']} ns")
+
+
+def test_dbench_parse():
+    check(benchlib.dbench_ops(DBENCH_OUT) == 54860 + 40399 + 85792, "dbench: table summed")
+    try:
+        benchlib.dbench_ops("no table here\n")
+        check(False, "dbench: missing table is an error")
+    except benchlib.BenchError:
+        check(True, "dbench: missing table is an error")
+
+
+def test_pss():
+    pss = benchlib.pss_bytes(os.getpid())
+    check(1e6 < pss < 1e9, f"pss of this python: {pss / 1e6:.1f} MB")
+    check(os.getpid() in benchlib.descendants(os.getpid()), "descendants include the root")
+
+
+def test_workloads(tmp):
+    yaml = os.path.join(SOURCE, "tests", "bench", "randrw4k.yaml")
+    for wr, rd in (("true", "false"), ("false", "true")):
+        doc, _ = benchlib.loadgen(LOADGEN, ["--run-once", "-c", yaml, "-p", "mib=2", "-p",
+                                            f"write={wr}", "-p", f"read={rd}", "2"],
+                                  os.path.join(tmp, "lg"), 60)
+        run = doc["runs"][0]
+        want = "write" if wr == "true" else "read"
+        check(run["ops"] == 2 and list(run["ops_by_type"]) == [want],
+              f"randrw4k {want}: one {want} per client and pass")
+        check(run["ops_by_type"][want]["bytes"] == 2 * 4096, f"randrw4k {want}: 4 KiB each")
+    doc, _ = benchlib.loadgen(LOADGEN, ["--run-once", "-c", os.path.join(
+        SOURCE, "tests", "bench", "stat1.yaml"), "3"], os.path.join(tmp, "lg"), 60)
+    run = doc["runs"][0]
+    check(run["ops"] == 3 and run["errors"] == 0 and list(run["ops_by_type"]) == ["stat"],
+          "stat1: one stat per client, no errors")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="lgbench-test.") as tmp:
+        test_floor(tmp)
+        test_hist()
+        test_dbench_parse()
+        test_pss()
+        test_workloads(tmp)
+
+
+if __name__ == "__main__":
+    main()
