@@ -130,9 +130,6 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 		return -ENOMEM;
 	for (size_t i = 0; i < nslots; i++)
 		c->fds[i] = -1;
-	/* A recognisable, non-zero pattern, so written files are not sparse-looking zeros. */
-	for (size_t i = 0; i < bufsz; i++)
-		c->buf[i] = (unsigned char)('a' + i % 26);
 	return 0;
 }
 

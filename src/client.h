@@ -43,6 +43,8 @@ struct lg_shared {
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic unsigned epoch;     /* timeline interval number, advanced by the master */
 	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
+	const unsigned char *wbuf;  /* what writes write: one pattern buffer of the workload's
+				       largest I/O size, 4 KiB aligned, read by every client */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 	int dirfd;                  /* the run directory */
 };
@@ -84,7 +86,9 @@ struct lg_client {
 	uint32_t **perms;                /* per variable that shuffles: [0] picks made in
 					    the round, [1..count] its values in the order
 					    of the round (owned; NULL for the others) */
-	unsigned char *buf;              /* I/O buffer, wl->max_io bytes, 4 KiB aligned */
+	unsigned char *buf;              /* read buffer (and --verify's write buffer),
+					    wl->max_io bytes, 4 KiB aligned; pages are only
+					    touched by the sizes actually read */
 	uint64_t rng;                    /* splitmix64 state */
 	bool recording;                  /* record into stats (false in warm-up and setup) */
 	bool in_setup;                   /* running the setup phase */

@@ -294,6 +294,21 @@ static int alloc_shared(struct engine *e)
 	return 0;
 }
 
+/* The one buffer every write writes from (forked clients inherit it): a recognisable,
+ * non-zero pattern, so files are not zeros that compressing filesystems would shrink. */
+static int alloc_pattern(struct engine *e)
+{
+	size_t len = ((e->wl->max_io ? e->wl->max_io : 1) + 4095) & ~(size_t)4095;
+	unsigned char *p;
+
+	if (posix_memalign((void **)&p, 4096, len))
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)('a' + i % 26);
+	e->sh->wbuf = p;
+	return 0;
+}
+
 static struct lg_client_stats *stats_of(const struct engine *e, unsigned i)
 {
 	return (struct lg_client_stats *)((char *)e->shm + e->stats_off + i * e->stats_size);
@@ -315,7 +330,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
-	if (!e->clients)
+	if (!e->clients || alloc_pattern(e))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
 		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
@@ -418,6 +433,8 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 			if (e->clients[i].wl)
 				lg_client_fini(&e->clients[i]);
 	free(e->clients);
+	if (e->sh)
+		free((void *)e->sh->wbuf);
 	lg_spawn_free(&e->spawn);
 	if (e->shm && !e->run->shm) {
 		pthread_mutex_destroy(&e->sh->gate.lock);

@@ -31,6 +31,22 @@ void lg_histogram_init(struct lg_histogram *h)
 	h->min_ns = UINT64_MAX;
 }
 
+void lg_histogram_init_zeroed(struct lg_histogram *h)
+{
+	h->min_ns = UINT64_MAX;
+}
+
+void lg_histogram_clear(struct lg_histogram *h)
+{
+	if (h->count) {
+		size_t lo = bucket_of(h->min_ns), hi = bucket_of(h->max_ns);
+
+		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
+	}
+	h->count = h->max_ns = h->sum_ns = 0;
+	h->min_ns = UINT64_MAX;
+}
+
 bool lg_histogram_record(struct lg_histogram *h, uint64_t ns)
 {
 	h->buckets[bucket_of(ns)]++;
@@ -47,7 +63,8 @@ void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src)
 {
 	if (src->count == 0)
 		return;
-	for (size_t i = 0; i < LG_HIST_BUCKETS; i++)
+	/* every non-zero bucket lies between those of min and max */
+	for (size_t i = bucket_of(src->min_ns); i <= bucket_of(src->max_ns); i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
 	dst->sum_ns += src->sum_ns;

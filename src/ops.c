@@ -138,7 +138,7 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
 	else
-		n = wr ? pwrite(fd, c->buf, op->size, (off_t)off) :
+		n = wr ? pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
 			 pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;

@@ -24,21 +24,24 @@ struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntyp
 {
 	struct lg_client_stats *cs = mem;
 
-	memset(cs, 0, sizeof(*cs));
+	/* mem is all zero (see stats.h): write only what is not zero when empty, so the
+	 * pages of buckets no op ever lands in are never touched (thousands of clients) */
 	cs->id = id;
 	cs->ntypes = ntypes;
 	/* service-time rows follow the type rows in the same block */
 	cs->svc = svc ? (struct lg_histogram *)&cs->types[ntypes] : NULL;
-	for (size_t i = 0; i < ntypes; i++) /* reset keeps them: zero them once here */
-		cs->types[i].corruptions = 0;
-	lg_client_stats_reset(cs);
+	for (size_t i = 0; i < ntypes; i++) {
+		lg_histogram_init_zeroed(&cs->types[i].hist);
+		if (cs->svc)
+			lg_histogram_init_zeroed(&cs->svc[i]);
+	}
 	return cs;
 }
 
 int lg_client_stats_create(unsigned id, size_t ntypes, struct lg_client_stats **out)
 {
 	size_t size = lg_client_stats_size(ntypes, false);
-	void *mem = size ? malloc(size) : NULL;
+	void *mem = size ? calloc(1, size) : NULL;
 
 	if (!mem)
 		return -ENOMEM;
@@ -57,14 +60,15 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 	for (size_t i = 0; i < cs->ntypes; i++) {
 		struct lg_type_stats *t = &cs->types[i];
 
+		if (t->errors)
+			memset(t->errnos, 0, sizeof(t->errnos));
 		t->count = 0;
 		t->errors = 0;
 		t->bytes_read = 0;
 		t->bytes_written = 0;
-		memset(t->errnos, 0, sizeof(t->errnos));
-		lg_histogram_init(&t->hist);
+		lg_histogram_clear(&t->hist);
 		if (cs->svc)
-			lg_histogram_init(&cs->svc[i]);
+			lg_histogram_clear(&cs->svc[i]);
 	}
 }
 
@@ -99,7 +103,7 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 	dst->corruptions += src->corruptions;
 	dst->bytes_read += src->bytes_read;
 	dst->bytes_written += src->bytes_written;
-	for (size_t e = 0; e < LG_ERRNO_MAX; e++)
+	for (size_t e = 0; src->errors && e < LG_ERRNO_MAX; e++)
 		dst->errnos[e] += src->errnos[e];
 	lg_histogram_add(&dst->hist, &src->hist);
 }

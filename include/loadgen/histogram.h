@@ -30,6 +30,12 @@ struct lg_histogram {
 
 /* Empty h (caller-owned memory). */
 void lg_histogram_init(struct lg_histogram *h);
+/* Empty h, which is all zero bytes already (fresh calloc or anonymous mmap memory):
+ * writes only the header, so untouched bucket pages stay unallocated. */
+void lg_histogram_init_zeroed(struct lg_histogram *h);
+/* Empty an initialised h, writing only the buckets it can have used (those between its
+ * min and max), so memory never touched stays untouched. */
+void lg_histogram_clear(struct lg_histogram *h);
 /* Record one value. Returns false when ns > LG_HIST_MAX_NS: the value is then counted in
  * the top bucket (so counts stay exact) and max_ns keeps the true value. Never aborts. */
 bool lg_histogram_record(struct lg_histogram *h, uint64_t ns);

@@ -151,8 +151,9 @@ struct lg_run {
 int lg_client_stats_create(unsigned id, size_t ntypes, struct lg_client_stats **out);
 /* Bytes a client's stats need, with service-time rows if svc. 0 when too large. */
 size_t lg_client_stats_size(size_t ntypes, bool svc);
-/* Lay out stats in caller memory of lg_client_stats_size bytes (e.g. shared memory for
- * forked clients) and reset them. Returns mem as stats. */
+/* Lay out stats in caller memory of lg_client_stats_size bytes that is ALL ZERO (fresh
+ * anonymous mmap memory, e.g. shared with forked clients, or calloc). Only the few
+ * non-zero fields are written, so bucket pages stay untouched until used. Returns mem. */
 struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntypes, bool svc);
 /* Reset all counters (used when warm-up ends). */
 void lg_client_stats_reset(struct lg_client_stats *cs);

@@ -23,8 +23,10 @@ for i, r in enumerate(j["runs"]):
            "max_latency_ms")), f"run {i}: timeline entries with all keys")
     check(all(iv["bytes"] == iv["bytes_read"] + iv["bytes_written"] for iv in tl),
           f"run {i}: timeline bytes add up")
-    check(all(0 < iv["p99_ms"] <= iv["max_latency_ms"] * 1.04 for iv in tl),
-          f"run {i}: interval p99 within its max")
+    # the interval's max and its p99 window switch a moment apart, so an op may land in
+    # one interval's window and the next one's max: bound p99 by the run's max
+    check(all(0 < iv["p99_ms"] <= r["max_latency_ms"] * 1.04 for iv in tl),
+          f"run {i}: interval p99 within the run's max")
     check(abs(sum(iv["ops"] for iv in tl) - r["ops"]) <= 0.01 * r["ops"] + 16,
           f"run {i}: timeline ops cover the run")
     st = r["stalls"]
@@ -79,8 +81,10 @@ for name, rate in (("a", "4"), ("b", "4"), ("half", "2")):
                        text=True, timeout=120)
     check(r.returncode == 0, f"rate run {name}")
     files[name] = p
-same = subprocess.run([LOADGEN, "compare", files["a"], files["b"]], capture_output=True,
-                      text=True)
+# --min-effect 2: a rate limit holds the rate so tightly that a 0.1 % wobble between
+# two runs could pass as significant; what matters to a CI gate is a real change.
+same = subprocess.run([LOADGEN, "compare", "--min-effect", "2", files["a"], files["b"]],
+                      capture_output=True, text=True)
 check(same.returncode == 0 and "no significant difference" in same.stdout,
       "same rate: no significant difference", same.stdout + same.stderr)
 slow = subprocess.run([LOADGEN, "compare", "--fail-if-slower", "5", files["a"], files["half"]],
