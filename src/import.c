@@ -11,12 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loadgen/dbench_load.h"
-#include "loadgen/yaml_load.h"
+#include "loadgen/loadfile.h"
 #include "loadgen/yaml_write.h"
 
 #define EXIT_USAGE 2
-#define MAX_LOADFILE (256u << 20) /* as for `loadgen -c` */
 
 static void usage(FILE *f)
 {
@@ -33,42 +31,6 @@ static int bad_usage(const char *msg, const char *arg)
 {
 	fprintf(stderr, "loadgen import: %s%s\nTry 'loadgen import --help'.\n", msg, arg);
 	return EXIT_USAGE;
-}
-
-/* Read all of path into a NUL-terminated malloc'd buffer. 0 or a negative errno. */
-static int slurp(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *buf = NULL, *nb;
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	while (!rc) {
-		if (!(nb = realloc(buf, cap + 1))) {
-			rc = -ENOMEM;
-			break;
-		}
-		buf = nb;
-		n += fread(buf + n, 1, cap - n, f);
-		if (ferror(f))
-			rc = -EIO;
-		else if (n < cap)
-			break;
-		else if (cap >= MAX_LOADFILE)
-			rc = -EFBIG;
-		cap *= 2;
-	}
-	fclose(f);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
 }
 
 /* Open a new temporary file beside out, with the mode a new file gets (mkstemp makes
@@ -131,14 +93,12 @@ static int load(const char *path, struct lg_workload **wl)
 {
 	char err[1024], *text = NULL;
 	size_t len = 0;
-	int rc = slurp(path, &text, &len);
+	int rc = lg_loadfile_read(path, &text, &len);
 
 	if (rc)
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
-	else if (lg_dbench_detect(text, len))
-		rc = lg_dbench_load(path, text, len, 1, wl, err, sizeof(err));
 	else
-		rc = lg_yaml_load(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
+		rc = lg_loadfile_compile(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "loadgen import: %s\n", err);
 	free(text);

@@ -12,9 +12,9 @@
 #include "builtin.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
-#include "loadgen/dbench_load.h"
 #include "loadgen/engine.h"
 #include "loadgen/import.h"
+#include "loadgen/loadfile.h"
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
 #include "loadgen/sysinfo.h"
@@ -25,7 +25,6 @@
 #define EXIT_CORRUPT 4     /* --verify found data that is not what loadgen wrote */
 #define EXIT_INTERRUPT 130 /* stopped by SIGINT/SIGTERM */
 #define MAX_CLIENTS 100000
-#define MAX_LOADFILE (256u << 20)
 #define LG_DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
 
 enum {
@@ -244,60 +243,6 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 	return 0;
 }
 
-/* Read a whole file into a NUL-terminated malloc'd buffer. */
-static int read_file(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0;
-	char *buf = NULL;
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	for (;;) {
-		char *nb = realloc(buf, cap + 1);
-
-		if (!nb) {
-			rc = -ENOMEM;
-			break;
-		}
-		buf = nb;
-		n += fread(buf + n, 1, cap - n, f);
-		if (ferror(f) || n < cap)
-			break;
-		if (cap >= MAX_LOADFILE) {
-			rc = -EFBIG;
-			break;
-		}
-		cap *= 2;
-	}
-	if (!rc && ferror(f))
-		rc = -EIO;
-	fclose(f);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
-/* A loadfile's text: a dbench loadfile, recognised by its content, or YAML. */
-static int load_text(const struct lg_config *cfg, const char *name, const char *text,
-		     size_t len, struct lg_workload **wl, char *err, size_t errlen)
-{
-	if (!lg_dbench_detect(text, len))
-		return lg_yaml_load(name, text, len, cfg->params, cfg->nparams, cfg->clients, wl,
-				    err, errlen);
-	if (cfg->nparams) {
-		snprintf(err, errlen, "%s: dbench loadfiles take no -p parameters", name);
-		return -EINVAL;
-	}
-	return lg_dbench_load(name, text, len, cfg->clients, wl, err, errlen);
-}
-
 static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 {
 	char err[1024], *text = NULL;
@@ -307,10 +252,11 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 	if (!cfg->loadfile)
 		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
 				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
-	else if ((rc = read_file(cfg->loadfile, &text, &len)))
+	else if ((rc = lg_loadfile_read(cfg->loadfile, &text, &len)))
 		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
 	else
-		rc = load_text(cfg, cfg->loadfile, text, len, wl, err, sizeof(err));
+		rc = lg_loadfile_compile(cfg->loadfile, text, len, cfg->params, cfg->nparams,
+					 cfg->clients, wl, err, sizeof(err));
 	free(text);
 	if (rc)
 		fprintf(stderr, "loadgen: %s\n", err);

@@ -16,6 +16,16 @@
 
 #include "loadgen/workload.h"
 
+/* A symbolic flag value as workloads write it ("wait_before", "dontneed"). */
+struct lg_yflag {
+	const char *name;
+	int value;
+};
+
+/* Tables shared by the loader and the writer (yaml_steps.c), NULL-terminated. */
+extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
+extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
+
 /* Deepest nesting of collections accepted: bounds the tree walk's recursion. */
 #define LG_YAML_MAX_DEPTH 64
 

@@ -29,27 +29,21 @@ struct op_spec {
 	fill_fn fill;
 };
 
-/* A symbolic name for a flag or advice value. */
-struct flag {
-	const char *name;
-	int value;
-};
-
 /* Index of the first access-mode flag in open_flags (read, write, rdwr follow). */
 #define OPEN_ACCESS_FIRST 7
-static const struct flag open_flags[] = {
+static const struct lg_yflag open_flags[] = {
 	{ "create", O_CREAT }, { "truncate", O_TRUNC }, { "exclusive", O_EXCL },
 	{ "append", O_APPEND }, { "sync", O_SYNC },     { "dsync", O_DSYNC },
 	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
 	{ "rdwr", O_RDWR },     { NULL, 0 },
 };
-static const struct flag sfr_flags[] = {
+const struct lg_yflag lg_ysfr_flags[] = {
 	{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
 	{ "write", SYNC_FILE_RANGE_WRITE },
 	{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
 	{ NULL, 0 },
 };
-static const struct flag fadvice[] = {
+const struct lg_yflag lg_yfadvice[] = {
 	{ "normal", POSIX_FADV_NORMAL },     { "sequential", POSIX_FADV_SEQUENTIAL },
 	{ "random", POSIX_FADV_RANDOM },     { "willneed", POSIX_FADV_WILLNEED },
 	{ "dontneed", POSIX_FADV_DONTNEED }, { "noreuse", POSIX_FADV_NOREUSE },
@@ -66,7 +60,7 @@ static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
 }
 
 /* Format "a, b, c" from the names of tab into buf. */
-static void flag_list(const struct flag *tab, char *buf, size_t len)
+static void flag_list(const struct lg_yflag *tab, char *buf, size_t len)
 {
 	size_t o = 0;
 
@@ -82,7 +76,7 @@ static void flag_list(const struct flag *tab, char *buf, size_t len)
 
 /* Scalar n as one name from tab: bit i of *seen is set for tab[i]. */
 static int one_flag(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-		    const struct flag *tab, unsigned *seen)
+		    const struct lg_yflag *tab, unsigned *seen)
 {
 	char list[160];
 	const char *s;
@@ -103,7 +97,7 @@ static int one_flag(struct lg_yctx *c, const struct lg_ynode *n, const char *wha
 /* The flags key: a name or a list of names (what: "flag"); *seen gets the tab entries
  * named. */
 static int flag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-		    const struct flag *tab, unsigned *seen)
+		    const struct lg_yflag *tab, unsigned *seen)
 {
 	int rc = 0;
 
@@ -119,7 +113,7 @@ static int flag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *wha
 }
 
 /* OR of the values of the entries of tab in seen. */
-static int flag_value(const struct flag *tab, unsigned seen)
+static int flag_value(const struct lg_yflag *tab, unsigned seen)
 {
 	int v = 0;
 
@@ -296,7 +290,7 @@ static int fill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg
 /* sync_file_range: file, size, offset, range, align, base, flags. */
 static int fill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
-	unsigned seen = 1u << 1; /* default sfr_flags[1], "write": start writeback, no wait */
+	unsigned seen = 1u << 1; /* default lg_ysfr_flags[1], "write": start writeback, no wait */
 	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
 
 	if (!rc && v[1])
@@ -304,9 +298,9 @@ static int fill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct l
 	if (!rc)
 		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
 	if (!rc && v[6])
-		rc = flag_set(c, v[6], "flag", sfr_flags, &seen);
+		rc = flag_set(c, v[6], "flag", lg_ysfr_flags, &seen);
 	if (!rc)
-		op->flags = flag_value(sfr_flags, seen);
+		op->flags = flag_value(lg_ysfr_flags, seen);
 	return rc;
 }
 
@@ -321,9 +315,9 @@ static int fill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, stru
 	if (!rc)
 		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
 	if (!rc)
-		rc = one_flag(c, v[6], "advice", fadvice, &seen);
+		rc = one_flag(c, v[6], "advice", lg_yfadvice, &seen);
 	if (!rc)
-		op->flags = flag_value(fadvice, seen);
+		op->flags = flag_value(lg_yfadvice, seen);
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "loadgen/stats.h"
+#include "yaml_priv.h"
 
 /* State of one write. */
 struct yw {
@@ -29,31 +30,14 @@ struct yw {
 };
 
 /* A symbolic name of a flag value, as the YAML loader knows it. */
-struct flag {
-	const char *name;
-	int value;
-};
-
-static const struct flag sfr_flags[] = {
-	{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
-	{ "write", SYNC_FILE_RANGE_WRITE },
-	{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
-	{ NULL, 0 },
-};
-static const struct flag fadvice[] = {
-	{ "normal", POSIX_FADV_NORMAL },     { "sequential", POSIX_FADV_SEQUENTIAL },
-	{ "random", POSIX_FADV_RANDOM },     { "willneed", POSIX_FADV_WILLNEED },
-	{ "dontneed", POSIX_FADV_DONTNEED }, { "noreuse", POSIX_FADV_NOREUSE },
-	{ NULL, 0 },
-};
 /* open's flags besides create and the access mode; sync before dsync, whose bit
  * O_SYNC includes. */
-static const struct flag open_flags[] = {
+static const struct lg_yflag open_flags[] = {
 	{ "truncate", O_TRUNC }, { "exclusive", O_EXCL }, { "append", O_APPEND },
 	{ "sync", O_SYNC },      { "dsync", O_DSYNC },    { "direct", O_DIRECT },
 	{ NULL, 0 },
 };
-static const struct flag ntcreate_flags[] = {
+static const struct lg_yflag ntcreate_flags[] = {
 	{ "directory", O_DIRECTORY }, { "create", O_CREAT }, { "truncate", O_TRUNC },
 	{ NULL, 0 },
 };
@@ -123,7 +107,7 @@ static void arg_num(struct yw *w, const char *key, uint64_t v)
 
 /* Key with the list of the names in tab whose bits are all in *rest, then extra (may
  * be NULL); the bits named are removed from *rest, so what no name covers stays. */
-static void arg_flags(struct yw *w, const char *key, const struct flag *tab, int *rest,
+static void arg_flags(struct yw *w, const char *key, const struct lg_yflag *tab, int *rest,
 		      const char *extra)
 {
 	const char *sep = "";
@@ -243,14 +227,14 @@ static int io_args(struct yw *w, size_t i, const struct lg_op *op)
 		arg_num(w, "size", op->size);
 	offset_args(w, op, LG_OFF_FIXED);
 	if (op->kind == LG_OP_SYNC_FILE_RANGE) {
-		arg_flags(w, "flags", sfr_flags, &rest, NULL);
+		arg_flags(w, "flags", lg_ysfr_flags, &rest, NULL);
 		return rest ? fail(w, i, "sync_file_range flags 0x%x have no name",
 				   (unsigned)rest) : 0;
 	}
-	for (size_t k = 0; fadvice[k].name; k++) {
-		if (fadvice[k].value == op->flags) {
+	for (size_t k = 0; lg_yfadvice[k].name; k++) {
+		if (lg_yfadvice[k].value == op->flags) {
 			arg(w, "advice");
-			fputs(fadvice[k].name, w->f);
+			fputs(lg_yfadvice[k].name, w->f);
 			return 0;
 		}
 	}
