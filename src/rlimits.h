@@ -8,9 +8,9 @@
 #include "loadgen/config.h"
 #include "loadgen/workload.h"
 
-/* Open files one client may hold at once besides its workload's file slots: the
- * directory of a readdir or find, a parent directory synced by -S, a spare. */
-#define LG_FDS_PER_CLIENT_EXTRA 3
+/* Open files one client may hold at once besides its workload's files: the directory
+ * of a readdir or find, or a parent directory synced by -S (never both), and a spare. */
+#define LG_FDS_PER_CLIENT_EXTRA 2
 /* Descriptors the master keeps for itself (stdio, run directory, JSON, libraries). */
 #define LG_FDS_MASTER 32
 
