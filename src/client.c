@@ -7,6 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 uint64_t lg_now_ns(void)
 {
@@ -300,6 +303,7 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 	}
 	got = lg_op_exec(c, op, call, &bytes);
 	end = lg_now_ns();
+	c->now_ns = end;
 	if (paced)
 		c->next_ns += (uint64_t)((double)bytes / c->sh->rate);
 	record(c, op, got, bytes, end - (intended < start ? intended : start), end - start, end);
@@ -319,6 +323,8 @@ static bool must_stop(struct lg_client *c, bool timed)
 		c->recording = true;
 	}
 	return phase == LG_CLOCK_STOP ||
+	       (phase == LG_CLOCK_EXECUTE && c->now_ns >=
+		atomic_load_explicit(&c->sh->deadline, memory_order_relaxed)) ||
 	       atomic_load_explicit(&c->sh->abort, memory_order_relaxed);
 }
 
@@ -393,15 +399,26 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 	return true;
 }
 
+void lg_futex_wait(_Atomic int *word, int val)
+{
+	/* not FUTEX_PRIVATE: forked clients wait on the same shared page */
+	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+void lg_futex_wake_all(_Atomic int *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
 /* Arrive at the gate's current stage `from` and wait until the master opens the next. */
 static void gate_wait(struct lg_gate *g, int from)
 {
 	pthread_mutex_lock(&g->lock);
 	g->arrived++;
-	pthread_cond_broadcast(&g->cond);
-	while (g->stage == from)
-		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_cond_signal(&g->cond);
 	pthread_mutex_unlock(&g->lock);
+	while (atomic_load_explicit(&g->stage, memory_order_acquire) == from)
+		lg_futex_wait(&g->stage, from);
 }
 
 void *lg_client_main(void *arg)

@@ -23,10 +23,12 @@ enum lg_clock_phase {
 /* Where clients wait for the master: once before the measured phase (the start
  * barrier), once before cleanup (so no client removes files while others are measured). */
 struct lg_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned arrived; /* clients that reached the current stage's end */
-	int stage;        /* 0: setup, 1: measure, 2: cleanup */
+	pthread_mutex_t lock;  /* guards arrived */
+	pthread_cond_t cond;   /* signalled to the master as clients arrive */
+	unsigned arrived;      /* clients that reached the current stage's end */
+	_Atomic int stage;     /* 0: setup, 1: measure, 2: cleanup; clients wait on it with
+				  a futex, so a release wakes thousands of them at once
+				  instead of handing a mutex from one to the next */
 };
 
 /* What the master shares with every client. */
@@ -43,6 +45,8 @@ struct lg_shared {
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic unsigned epoch;     /* timeline interval number, advanced by the master */
 	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
+	_Atomic uint64_t deadline;  /* end of the measured phase (CLOCK_MONOTONIC ns): clients
+				       stop by themselves, however late the master runs */
 	const unsigned char *wbuf;  /* what writes write: one pattern buffer of the workload's
 				       largest I/O size, 4 KiB aligned, read by every client */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
@@ -93,6 +97,7 @@ struct lg_client {
 	bool recording;                  /* record into stats (false in warm-up and setup) */
 	bool in_setup;                   /* running the setup phase */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
+	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
 	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
 };
 
@@ -105,6 +110,10 @@ void lg_client_fini(struct lg_client *c);
 /* Thread body: setup, wait at the gate, run, wait at the gate, cleanup. arg is the
  * struct lg_client. */
 void *lg_client_main(void *arg);
+
+/* Wait while *word == val (a futex shared between processes); wake all waiters. */
+void lg_futex_wait(_Atomic int *word, int val);
+void lg_futex_wake_all(_Atomic int *word);
 
 /* Current CLOCK_MONOTONIC time in ns. */
 uint64_t lg_now_ns(void);

@@ -103,9 +103,9 @@ static void gate_release(struct lg_gate *g, int stage)
 {
 	pthread_mutex_lock(&g->lock);
 	g->arrived = 0;
-	g->stage = stage;
-	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);
+	atomic_store_explicit(&g->stage, stage, memory_order_release);
+	lg_futex_wake_all(&g->stage);
 }
 
 static void set_phase(struct engine *e, enum lg_clock_phase p)
@@ -200,14 +200,24 @@ static int interval(struct engine *e, uint64_t now, bool print)
 	return rc;
 }
 
-/* The measured phase begins at now: remember where the live counters stand. */
+/* The measured phase starts (or started) at now: clients stop at its end by themselves. */
+static void set_start(struct engine *e, uint64_t now)
+{
+	e->t_exec = e->prev_tick = now;
+	if (!e->cfg->run_once)
+		atomic_store_explicit(&e->sh->deadline, now + (uint64_t)(e->cfg->time_s * 1e9),
+				      memory_order_relaxed);
+}
+
+/* The measured phase begins at now (0: at the coming release of the start barrier):
+ * remember where the live counters stand. */
 static void begin_execute(struct engine *e, uint64_t now)
 {
 	set_phase(e, LG_CLOCK_EXECUTE);
 	live_sum(e, &e->base);
-	e->t_exec = now;
 	e->prev = e->base;
-	e->prev_tick = now;
+	if (now)
+		set_start(e, now);
 }
 
 static void sleep_until(uint64_t t)
@@ -328,6 +338,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->fsync_writes = cfg->fsync_writes;
 	e->sh->sync_dirs = cfg->sync_dirs;
 	e->sh->verify = cfg->verify;
+	e->sh->deadline = UINT64_MAX;
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
@@ -556,7 +567,7 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 	gate_release(&e->sh->gate, 1);
 	e->t_start = lg_now_ns();
 	if (!rc && now)
-		e->t_exec = e->prev_tick = e->t_start;
+		set_start(e, e->t_start);
 	if (!rc) {
 		struct sched_param old;
 		int policy = master_realtime(&old);

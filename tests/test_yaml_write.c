@@ -135,12 +135,13 @@ static void round_trip(const struct lg_workload *wl, const char *what)
 
 static void round_trip_yaml_file(const char *rel)
 {
-	char path[1024];
+	char path[4096 + 256];
 	size_t len = 0;
 	char *text;
 	struct lg_workload *wl;
 
-	snprintf(path, sizeof(path), "%s/%s", LG_SOURCE_DIR, rel);
+	assert_true((size_t)snprintf(path, sizeof(path), "%s/%s", LG_SOURCE_DIR, rel) <
+		    sizeof(path));
 	text = slurp(path, &len);
 	wl = load_yaml(rel, text);
 	round_trip(wl, rel);

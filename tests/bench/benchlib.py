@@ -172,6 +172,27 @@ def fio(rw, jobs, secs, warm, workdir, timeout, size_mib):
     return sum(j[side]["iops"] for j in doc["jobs"]), p
 
 
+def callgrind(cmd, function, outdir, timeout):
+    """Run cmd under valgrind's callgrind, counting only the instructions executed inside
+    `function` and what it calls (a client's loop); returns (Proc, instructions).
+    --fair-sched keeps valgrind's one-thread-at-a-time scheduling from starving the
+    thread that ends the run."""
+    out = os.path.join(outdir, "callgrind.out")
+    p = run(["valgrind", "--tool=callgrind", "--fair-sched=yes",
+             f"--toggle-collect={function}", f"--callgrind-out-file={out}"] + cmd, timeout)
+    if p.rc != 0:
+        raise BenchError(f"callgrind {cmd[0]}: exit {p.rc}: {_tail(p.err)}")
+    total = 0
+    with open(out) as f:
+        for line in f:
+            if line.startswith("totals:"):
+                total = int(line.split()[1])
+    os.unlink(out)
+    if total == 0:
+        raise BenchError(f"callgrind counted nothing in {function} (renamed?)")
+    return p, total
+
+
 def descendants(pid):
     """pid and every process below it (children of each of its threads)."""
     found, todo = [], [pid]

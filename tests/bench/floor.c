@@ -9,7 +9,8 @@
  *   openat(O_RDONLY), 16 x pread 64 KiB, close, fstatat, unlinkat.
  * stat: per thread, fstatat of one existing file (tests/bench/stat1.yaml).
  * The threads run -w seconds of warm-up, then -t measured seconds; the result is one
- * JSON line: {"mode", "clients", "ops", "seconds", "ops_per_s"} (measured phase only).
+ * JSON line: {"mode", "clients", "ops", "seconds", "ops_per_s"} (measured phase only) and
+ * "ops_total" (warm-up and the ops finished after the measured phase too).
  * It works in a directory DIR/floor.XXXXXX that it removes at the end. */
 #include <errno.h>
 #include <fcntl.h>
@@ -200,8 +201,10 @@ static void measure(struct worker *w, unsigned n, double warm, double secs, cons
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
 	printf("{\"mode\": \"%s\", \"clients\": %u, \"ops\": %llu, \"seconds\": %.6f, "
-	       "\"ops_per_s\": %.1f}\n", mode, n, (unsigned long long)(ops1 - ops0),
-	       (double)(t1 - t0) / 1e9, (double)(ops1 - ops0) * 1e9 / (double)(t1 - t0));
+	       "\"ops_per_s\": %.1f, \"ops_total\": %llu}\n", mode, n,
+	       (unsigned long long)(ops1 - ops0), (double)(t1 - t0) / 1e9,
+	       (double)(ops1 - ops0) * 1e9 / (double)(t1 - t0),
+	       (unsigned long long)total_ops(w, n));
 }
 
 _Noreturn static void usage(const char *why)

@@ -1,6 +1,6 @@
 """Quick checks of the benchmark's own tools, so they do not rot between benchmark runs:
 lg_bench_floor and lg_bench_hist run briefly and give sane figures, dbench's table is
-summed right, PSS is read from /proc, and randrw4k.yaml and stat1.yaml do what they say.
+summed right, PSS is read from /proc, and the workloads in tests/bench do what they say.
 
     python3 test_bench_tools.py BUILD_DIR SOURCE_DIR    (CTest entry bench_tools)"""
 import os
@@ -88,6 +88,12 @@ def test_workloads(tmp):
     run = doc["runs"][0]
     check(run["ops"] == 3 and run["errors"] == 0 and list(run["ops_by_type"]) == ["stat"],
           "stat1: one stat per client, no errors")
+    doc, _ = benchlib.loadgen(LOADGEN, ["--run-once", "-c", os.path.join(
+        SOURCE, "tests", "bench", "mix4k.yaml"), "2"], os.path.join(tmp, "lg"), 60)
+    run = doc["runs"][0]
+    check(run["ops"] == 2 * 39 and run["errors"] == 0, "mix4k: 39 ops a pass, no errors")
+    check(run["bytes_written"] == run["bytes_read"] == 2 * 16 * 4096,
+          "mix4k: 64 KiB written and read back per client")
 
 
 def main():
