@@ -41,6 +41,7 @@ struct dctx {
 	unsigned depth;          /* open LOOPs */
 	bool repeat;             /* a REPEAT waits for its op */
 	uint32_t repeat_at;      /* ops index of its LOOP */
+	const struct dspec *last; /* the previous line's op: runs of one op are common */
 };
 
 typedef int (*build_fn)(struct dctx *c, struct lg_op *op, const uint64_t *num);
@@ -513,17 +514,22 @@ static int compile_line(struct dctx *c, const char *p, const char *end)
 			return fail(c, "a timestamp without an op");
 		memmove(tok, tok + 1, --n * sizeof(*tok));
 	}
+	/* ops first (directives are rare), and the previous line's op before the table */
+	if (c->last && !strcasecmp(tok[0], c->last->word))
+		return compile_op(c, c->last, tok, n);
+	spec = spec_of(tok[0]);
+	if (spec) {
+		c->last = spec;
+		return compile_op(c, spec, tok, n);
+	}
 	d = directive_of(tok[0]);
 	if (d != D_NONE)
 		return compile_directive(c, d, tok, n);
-	spec = spec_of(tok[0]);
-	if (!spec)
-		return fail(c, "unknown op '%s' (expected NTCreateX, Close, Rename, Unlink, "
-			    "Deltree, Mkdir, Rmdir, QUERY_PATH_INFORMATION, "
-			    "QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION, "
-			    "SET_FILE_INFORMATION, FIND_FIRST, WriteX, ReadX, LockX, UnlockX, "
-			    "Flush, LOOP, ENDLOOP, REPEAT or SLEEP)", tok[0]);
-	return compile_op(c, spec, tok, n);
+	return fail(c, "unknown op '%s' (expected NTCreateX, Close, Rename, Unlink, "
+		    "Deltree, Mkdir, Rmdir, QUERY_PATH_INFORMATION, "
+		    "QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION, "
+		    "SET_FILE_INFORMATION, FIND_FIRST, WriteX, ReadX, LockX, UnlockX, "
+		    "Flush, LOOP, ENDLOOP, REPEAT or SLEEP)", tok[0]);
 }
 
 /* Setup: the shared \clients and the client's own directory, which dbench's own

@@ -12,19 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Lowest bits forced on before clz, so values below 2*S all get shift 0 (and clz never
- * sees 0, where it is undefined). */
-#define LOW_MASK ((UINT64_C(1) << (LG_HIST_SUB_BITS + 1)) - 1)
-
-static inline size_t bucket_of(uint64_t ns)
-{
-	uint64_t v = ns > LG_HIST_MAX_NS ? LG_HIST_MAX_NS : ns;
-	unsigned msb = 63u - (unsigned)__builtin_clzll(v | LOW_MASK);
-	unsigned shift = msb - LG_HIST_SUB_BITS;
-
-	return ((size_t)shift << LG_HIST_SUB_BITS) + (size_t)(v >> shift);
-}
-
 void lg_histogram_init(struct lg_histogram *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -39,7 +26,7 @@ void lg_histogram_init_zeroed(struct lg_histogram *h)
 void lg_histogram_clear(struct lg_histogram *h)
 {
 	if (h->count) {
-		size_t lo = bucket_of(h->min_ns), hi = bucket_of(h->max_ns);
+		size_t lo = lg_histogram_bucket(h->min_ns), hi = lg_histogram_bucket(h->max_ns);
 
 		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
 	}
@@ -49,7 +36,7 @@ void lg_histogram_clear(struct lg_histogram *h)
 
 bool lg_histogram_record(struct lg_histogram *h, uint64_t ns)
 {
-	h->buckets[bucket_of(ns)]++;
+	h->buckets[lg_histogram_bucket(ns)]++;
 	h->count++;
 	h->sum_ns += ns;
 	/* Written as selects so the compiler emits cmov rather than branches that a
@@ -64,7 +51,7 @@ void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src)
 	if (src->count == 0)
 		return;
 	/* every non-zero bucket lies between those of min and max */
-	for (size_t i = bucket_of(src->min_ns); i <= bucket_of(src->max_ns); i++)
+	for (size_t i = lg_histogram_bucket(src->min_ns); i <= lg_histogram_bucket(src->max_ns); i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
 	dst->sum_ns += src->sum_ns;
@@ -74,14 +61,9 @@ void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src)
 		dst->max_ns = src->max_ns;
 }
 
-size_t lg_histogram_bucket(uint64_t ns)
-{
-	return bucket_of(ns);
-}
-
 void lg_histogram_bucket_bounds(size_t i, uint64_t *low, uint64_t *high)
 {
-	/* Inverse of bucket_of: groups 0 and 1 share shift 0, group g > 1 has shift g-1. */
+	/* Inverse of lg_histogram_bucket: groups 0 and 1 share shift 0, group g > 1 has shift g-1. */
 	size_t group = i >> LG_HIST_SUB_BITS;
 	unsigned shift = group > 1 ? (unsigned)group - 1 : 0;
 	uint64_t base = (uint64_t)(i - ((size_t)shift << LG_HIST_SUB_BITS));

@@ -46,8 +46,22 @@ void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src);
 uint64_t lg_histogram_percentile(const struct lg_histogram *h, double pct);
 /* Mean of the recorded values (exact), 0 when empty. */
 double lg_histogram_mean(const struct lg_histogram *h);
-/* Bucket index of value ns (values past the range map to the last bucket). */
-size_t lg_histogram_bucket(uint64_t ns);
+/* Lowest bits forced on before clz, so values below 2*LG_HIST_SUB all get shift 0 (and
+ * clz never sees 0, where it is undefined). */
+#define LG_HIST_LOW_MASK ((UINT64_C(1) << (LG_HIST_SUB_BITS + 1)) - 1)
+
+/* Bucket index of value ns (values past the range map to the last bucket). Inline: it
+ * runs for every op, in the histogram and in the timeline window. With
+ * e = max(msb(v), LG_HIST_SUB_BITS) and shift = e - LG_HIST_SUB_BITS the bucket is
+ * shift * LG_HIST_SUB + (v >> shift): a clz, a shift and an add (see histogram.c). */
+static inline size_t lg_histogram_bucket(uint64_t ns)
+{
+	uint64_t v = ns > LG_HIST_MAX_NS ? LG_HIST_MAX_NS : ns;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(v | LG_HIST_LOW_MASK);
+	unsigned shift = msb - LG_HIST_SUB_BITS;
+
+	return ((size_t)shift << LG_HIST_SUB_BITS) + (size_t)(v >> shift);
+}
 /* Bounds of bucket i: values v with *low <= v <= *high fall in it. */
 void lg_histogram_bucket_bounds(size_t i, uint64_t *low, uint64_t *high);
 
