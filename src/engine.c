@@ -19,9 +19,9 @@
 #include "loadgen/report.h"
 #include "loadgen/rundir.h"
 #include "rlimits.h"
+#include "engine_os.h"
 #include "spawn.h"
 
-#define LG_DROP_CACHES "/proc/sys/vm/drop_caches"
 
 #define TICK_NS 50000000ull       /* how often the master looks at the clock */
 
@@ -466,39 +466,6 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 	free(rundir);
 }
 
-/* --drop-caches: write back dirty data and drop the page cache, dentries and inodes,
- * so the measured phase starts cold. */
-static int drop_caches(char *err, size_t errlen)
-{
-	int fd, rc = 0;
-
-	sync();
-	fd = open(LG_DROP_CACHES, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "3", 1) != 1)
-		rc = -errno;
-	if (fd >= 0)
-		close(fd);
-	if (rc)
-		snprintf(err, errlen, "--drop-caches: %s: %s", LG_DROP_CACHES, strerror(-rc));
-	return rc;
-}
-
-/* --direct: find out before the run whether the filesystem accepts O_DIRECT. */
-static int probe_direct(int dirfd, const char *rundir, char *err, size_t errlen)
-{
-	const char *name = ".loadgen-direct-probe";
-	int fd = openat(dirfd, name, O_CREAT | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-
-	if (fd < 0) {
-		snprintf(err, errlen, "--direct: the filesystem of %s refuses O_DIRECT: %s",
-			 rundir, strerror(errno));
-		return -errno;
-	}
-	close(fd);
-	unlinkat(dirfd, name, 0);
-	return 0;
-}
-
 /* The measured phase is over: --end-sync makes a final syncfs part of it. */
 static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 {
@@ -531,24 +498,6 @@ static int setup_result(struct engine *e, const char *rundir, char *err, size_t 
 	return -full;
 }
 
-/* The master must keep time while thousands of clients compete for a few CPUs: under
- * the fair scheduler a master preempted in the middle of an interval waits for every
- * runnable client's slice (seconds at 4096 clients), so progress lines and the stop come
- * late. Where allowed (root, CAP_SYS_NICE) it runs as a real-time thread while it
- * watches; it sleeps almost all the time, so it takes nothing from the clients. The
- * clients were started before, so they do not inherit this. Returns the old policy. */
-static int master_realtime(struct sched_param *old)
-{
-	struct sched_param rt = { .sched_priority = 1 };
-	int policy;
-
-	if (pthread_getschedparam(pthread_self(), &policy, old) != 0)
-		return -1;
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &rt) != 0)
-		return -1;
-	return policy;
-}
-
 /* Setup done, clients at the barrier: release them and watch until the end. */
 static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 {
@@ -559,7 +508,7 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 	int rc = 0;
 
 	if (cfg->drop_caches)
-		rc = drop_caches(err, errlen);
+		rc = lg_drop_caches(err, errlen);
 	if (rc)
 		set_phase(e, LG_CLOCK_STOP);
 	else if (now)
@@ -570,7 +519,7 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 		set_start(e, e->t_start);
 	if (!rc) {
 		struct sched_param old;
-		int policy = master_realtime(&old);
+		int policy = lg_master_realtime(&old);
 
 		rc = monitor(e);
 		if (policy >= 0)
@@ -594,7 +543,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc)
 		rc = lg_rundir_create(cfg->directory, &rundir, &dirfd, err, errlen);
 	if (!rc && cfg->direct)
-		rc = probe_direct(dirfd, rundir, err, errlen);
+		rc = lg_probe_direct(dirfd, rundir, err, errlen);
 	if (rc)
 		goto out;
 	current_rundir = rundir;
