@@ -1,28 +1,15 @@
-/* Statistics for comparing result files.
+/* Statistics for comparing result files: summaries, the t distribution and Welch's test.
  *
- * The Student t distribution is reduced to the regularized incomplete beta function:
- * for T with df degrees of freedom, P(|T| >= t) = I_x(df/2, 1/2) with x = df/(df+t^2).
- * I_x(a, b) is evaluated with its continued fraction, which converges fast for
- * x < (a+1)/(a+b+2); above that point the symmetry I_x(a,b) = 1 - I_(1-x)(b,a) moves
- * the evaluation back into that region. Both x and 1-x are passed down, each computed
- * from t directly, so small tail probabilities keep their relative precision instead of
- * vanishing in a 1 - (1 - p) cancellation. The quantile is found by bisection on the
- * tail, which is monotone in t: slower than Newton's method, but it cannot diverge, and
- * it is only ever called a handful of times per comparison. */
+ * The distributions come from R's standalone math library (Debian r-mathlib, Rmath.h):
+ * its pt/qt/pbeta are the ones R's t.test uses, so loadgen's p-values and confidence
+ * intervals are R's, and nothing numerical is hand-written here. Small tail
+ * probabilities are asked for directly (pt of -|t|), never as 1 - cdf. */
 #include "loadgen/statistics.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 
-#define CF_EPS 1e-15       /* relative change at which the continued fraction stops */
-#define CF_TINY 1e-300     /* stands in for 0 in Lentz's method, avoiding 0/0 */
-#define CF_MAX_ITER 100000 /* ~sqrt(max(a,b)) are needed: a few thousand at most */
-/* Above this many degrees of freedom t is taken as normal: the difference in the cdf
- * is below 2e-8 there, while lgamma(a+b) - lgamma(a) starts losing digits to
- * cancellation for larger a. */
-#define NORMAL_DF 1e7
-#define QUANTILE_ITER 300  /* bisection steps: enough to close any double interval */
+#include "rmath.h"
 
 double lg_stat_mean(const double *x, size_t n)
 {
@@ -77,109 +64,39 @@ int lg_stat_summarize(const double *x, size_t n, struct lg_stat_summary *out)
 	return 0;
 }
 
-/* Lentz's step: keeps the running numerator/denominator ratios away from zero. */
-static double nonzero(double v)
+double lg_stat_cv_pct(const struct lg_stat_summary *s)
 {
-	return fabs(v) < CF_TINY ? CF_TINY : v;
-}
-
-/* The continued fraction of I_x(a, b) / (x^a (1-x)^b / (a B(a,b))):
- *   1 / (1 + d1 / (1 + d2 / (1 + ...)))
- * with d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)) and
- *      d(2m)   =  m (b-m) x / ((a+2m-1)(a+2m)),
- * evaluated forwards with the modified Lentz method. */
-static double beta_cf(double a, double b, double x)
-{
-	double c = 1.0, d = 1.0 / nonzero(1.0 - (a + b) * x / (a + 1.0)), f = d;
-
-	for (int m = 1; m <= CF_MAX_ITER; m++) {
-		double m2 = 2.0 * m, coef, delta;
-
-		coef = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)); /* even term */
-		d = 1.0 / nonzero(1.0 + coef * d);
-		c = nonzero(1.0 + coef / c);
-		f *= d * c;
-		coef = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)); /* odd term */
-		d = 1.0 / nonzero(1.0 + coef * d);
-		c = nonzero(1.0 + coef / c);
-		delta = d * c;
-		f *= delta;
-		if (fabs(delta - 1.0) < CF_EPS)
-			break;
-	}
-	return f;
-}
-
-/* I_x(a, b), given both x and y = 1 - x (each computed precisely by the caller). */
-static double betainc_xy(double a, double b, double x, double y)
-{
-	double lfront;
-
-	if (x <= 0)
-		return 0.0;
-	if (y <= 0)
-		return 1.0;
-	/* log of x^a y^b / B(a, b); lgamma keeps it finite for huge a and b */
-	lfront = a * log(x) + b * log(y) + lgamma(a + b) - lgamma(a) - lgamma(b);
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return exp(lfront) * beta_cf(a, b, x) / a;
-	return 1.0 - exp(lfront) * beta_cf(b, a, y) / b;
+	if (!s || s->n < 2 || !(s->mean != 0) || !isfinite(s->stddev))
+		return NAN;
+	return 100.0 * s->stddev / fabs(s->mean);
 }
 
 double lg_stat_betainc(double a, double b, double x)
 {
 	if (!(a > 0) || !(b > 0) || !(x >= 0 && x <= 1) || isinf(a) || isinf(b))
 		return NAN;
-	return betainc_xy(a, b, x, 1.0 - x);
+	return pbeta(x, a, b, 1, 0);
 }
 
 double lg_stat_t_two_sided(double t, double df)
 {
-	double t2 = t * t;
-
 	if (!(df > 0) || isnan(t))
 		return NAN;
-	if (df > NORMAL_DF)
-		return erfc(fabs(t) / sqrt(2.0));
-	if (isinf(t2))
-		return 0.0;
-	/* x = df/(df+t^2) and 1-x = t^2/(df+t^2), both without subtraction */
-	return betainc_xy(df / 2.0, 0.5, df / (df + t2), t2 / (df + t2));
+	return 2.0 * pt(-fabs(t), df, 1, 0);
 }
 
 double lg_stat_t_cdf(double t, double df)
 {
-	double tail = 0.5 * lg_stat_t_two_sided(t, df);
-
-	return t < 0 ? tail : 1.0 - tail;
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	return pt(t, df, 1, 0);
 }
 
 double lg_stat_t_quantile(double p, double df)
 {
-	double q, lo = 0.0, hi = 1.0;
-
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
-	if (p == 0.5)
-		return 0.0;
-	q = p < 0.5 ? p : 1.0 - p; /* the one-sided tail to match, 0 < q < 0.5 */
-	/* Bracket: the tail at hi must be at or below q. For df = 1 and tiny q the
-	 * quantile is ~1/(pi q), so doubling may run up to the largest double. */
-	while (0.5 * lg_stat_t_two_sided(hi, df) > q) {
-		lo = hi;
-		hi *= 2.0;
-		if (isinf(hi))
-			return p < 0.5 ? -INFINITY : INFINITY;
-	}
-	for (int i = 0; i < QUANTILE_ITER && hi - lo > 4 * DBL_EPSILON * hi; i++) {
-		double mid = lo + (hi - lo) / 2.0;
-
-		if (0.5 * lg_stat_t_two_sided(mid, df) > q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return p < 0.5 ? -(lo + hi) / 2.0 : (lo + hi) / 2.0;
+	return qt(p, df, 1, 0);
 }
 
 int lg_stat_welch_summary(const struct lg_stat_summary *a, const struct lg_stat_summary *b,
@@ -225,4 +142,20 @@ int lg_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 	if (lg_stat_summarize(a, na, &sa) != 0 || lg_stat_summarize(b, nb, &sb) != 0)
 		return -EINVAL;
 	return lg_stat_welch_summary(&sa, &sb, out);
+}
+
+double lg_stat_hedges_g(const struct lg_stat_summary *a, const struct lg_stat_summary *b)
+{
+	double df, pooled, j;
+
+	if (!a || !b || a->n < 2 || b->n < 2)
+		return NAN;
+	df = (double)(a->n + b->n - 2);
+	pooled = sqrt(((double)(a->n - 1) * a->stddev * a->stddev +
+		       (double)(b->n - 1) * b->stddev * b->stddev) / df);
+	if (!(pooled > 0))
+		return NAN;
+	/* Hedges' small-sample correction of Cohen's d: J = 1 - 3 / (4 df - 1). */
+	j = 1.0 - 3.0 / (4.0 * df - 1.0);
+	return j * (b->mean - a->mean) / pooled;
 }

@@ -215,6 +215,120 @@ static void test_welch_degenerate(void **state)
 	assert_int_equal(lg_stat_welch(v, 0, c1, 0, &w), -EINVAL);
 }
 
+/* R's own examples: ?wilcox.test's depression scores (Hollander & Wolfe), paired. R
+ * prints V = 40, p-value = 0.03906 for wilcox.test(x, y, paired = TRUE), and
+ * t = 3.0354, df = 8, p-value = 0.01618 for t.test(x, y, paired = TRUE). More digits:
+ * scipy 1.10 (stats.wilcoxon, stats.ttest_rel), code independent of R's. */
+static const double dep_x[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+static const double dep_y[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29 };
+
+static void test_paired(void **state)
+{
+	double d[N(dep_x)];
+	struct lg_rank_test r;
+	struct lg_paired_t pt;
+
+	(void)state;
+	for (size_t i = 0; i < N(d); i++)
+		d[i] = dep_x[i] - dep_y[i];
+	assert_int_equal(lg_stat_signed_rank(d, N(d), &r), 0);
+	assert_true(r.exact);
+	near(r.stat, 40, 0, "V");
+	near(r.p, 0.0390625, 1e-12, "signed-rank exact p");
+	near(r.min_p, 2.0 / 512.0, 1e-15, "smallest p with n = 9");
+	assert_int_equal(lg_stat_paired_t(d, N(d), &pt), 0);
+	near(pt.t, 3.0353754156485917, 1e-9, "paired t");
+	near(pt.df, 8, 0, "paired df");
+	near(pt.p, 0.016176627434908095, 1e-9, "paired p");
+	assert_int_equal(lg_stat_paired_t(d, 1, &pt), -EINVAL);
+}
+
+static void test_signed_rank_ties(void **state)
+{
+	/* A zero (dropped) and tied |d| = 2: the normal approximation with tie and
+	 * continuity corrections. scipy: wilcoxon(d, method='approx', correction=True). */
+	const double d[] = { 1.5, -0.5, 2.0, 2.0, 3.0, -1.0, 0.0, 2.5 };
+	const double zeros[] = { 0, 0, 0 };
+	struct lg_rank_test r;
+
+	(void)state;
+	assert_int_equal(lg_stat_signed_rank(d, N(d), &r), 0);
+	assert_false(r.exact);
+	near(r.stat, 25, 0, "V with ties"); /* 28 - min(W+, W-) = 28 - 3 */
+	near(r.p, 0.07540356287126336, 1e-9, "signed-rank approx p");
+	assert_int_equal(lg_stat_signed_rank(zeros, N(zeros), &r), 0);
+	near(r.p, 1, 0, "no non-zero difference");
+}
+
+static void test_mann_whitney(void **state)
+{
+	/* No ties: exact. scipy: mannwhitneyu(a, b, method='exact') U = 2, p = 4/231. */
+	const double a[] = { 10.1, 10.4, 9.8, 10.9, 10.2, 10.6 };
+	const double b[] = { 11.0, 10.8, 11.4, 10.7, 11.9 };
+	const double bad[] = { 1, INFINITY };
+	struct lg_rank_test r;
+
+	(void)state;
+	assert_int_equal(lg_stat_mann_whitney(a, N(a), b, N(b), &r), 0);
+	assert_true(r.exact);
+	near(r.stat, 2, 0, "U");
+	near(r.p, 0.017316017316017316, 1e-12, "exact p");
+	near(r.min_p, 2.0 / 462.0, 1e-15, "smallest p for 6 and 5 runs: 2 / C(11, 5)");
+	/* Swapped: U of the other sample, the same p. */
+	assert_int_equal(lg_stat_mann_whitney(b, N(b), a, N(a), &r), 0);
+	near(r.stat, 28, 0, "U swapped");
+	near(r.p, 0.017316017316017316, 1e-12, "exact p swapped");
+	/* Ties (1.06, 1.29 twice): normal approximation. scipy: method='asymptotic',
+	 * use_continuity=True: U = 58, p = 0.13291945818531892. */
+	assert_int_equal(lg_stat_mann_whitney(dep_x, N(dep_x), dep_y, N(dep_y), &r), 0);
+	assert_false(r.exact);
+	near(r.stat, 58, 0, "U with ties");
+	near(r.p, 0.13291945818531892, 1e-9, "approx p");
+	/* Three runs a side can never reach p < 0.05: the smallest p is 2/20. */
+	assert_int_equal(lg_stat_mann_whitney(a, 3, b, 3, &r), 0);
+	near(r.min_p, 0.1, 1e-15, "smallest p for 3 and 3 runs");
+	near(r.p, 0.1, 1e-15, "complete separation of 3 and 3");
+	assert_int_equal(lg_stat_mann_whitney(a, 0, b, 3, &r), -EINVAL);
+	assert_int_equal(lg_stat_mann_whitney(bad, 2, b, 3, &r), -EINVAL);
+}
+
+static void test_effect_size(void **state)
+{
+	const double a[] = { 10.1, 10.4, 9.8, 10.9, 10.2, 10.6 };
+	const double b[] = { 11.0, 10.8, 11.4, 10.7, 11.9 };
+	struct lg_stat_summary sa, sb;
+
+	(void)state;
+	assert_int_equal(lg_stat_summarize(a, N(a), &sa), 0);
+	assert_int_equal(lg_stat_summarize(b, N(b), &sb), 0);
+	/* numpy: pooled sd of ddof=1 variances, J = 1 - 3 / (4 * 9 - 1) */
+	near(lg_stat_hedges_g(&sa, &sb), 1.7262238328042026, 1e-12, "Hedges' g");
+	near(lg_stat_cv_pct(&sa), 100 * sa.stddev / sa.mean, 1e-12, "CV");
+}
+
+static void test_power(void **state)
+{
+	(void)state;
+	/* R: power.t.test(n = 20, delta = 1, sd = 1) gives power = 0.8689528 (one tail;
+	 * the other adds ~2e-7). scipy's noncentral t, both tails: 0.8689530275835381. */
+	near(lg_stat_welch_power(1, 1, 20, 1, 20, 0.05), 0.8689530275835381, 1e-8,
+	     "power, n = 20");
+	/* Unequal sizes and spreads, Welch df; scipy.stats.nct, both tails. */
+	near(lg_stat_welch_power(2.0, 1.5, 5, 3.0, 7, 0.05), 0.27559051123396094, 1e-8,
+	     "Welch power");
+	/* MDE at 80 %: scipy brentq on the same power function. */
+	near(lg_stat_mde(1.5, 5, 3.0, 7, 0.05, 0.8), 4.13594057511503, 1e-7, "MDE");
+	near(lg_stat_mde(2.0, 3, 2.0, 3, 0.05, 0.8), 6.141784532727384, 1e-7, "MDE n = 3");
+	near(lg_stat_mde(0, 3, 0, 3, 0.05, 0.8), 0, 0, "MDE of constant samples");
+	assert_true(isnan(lg_stat_mde(1, 1, 1, 3, 0.05, 0.8)));
+	/* R: power.t.test(power = .90, delta = 1) gives n = 22.02110 per group: 23 runs. */
+	assert_int_equal(lg_stat_runs_needed(1, 1, 1, 0.05, 0.9, 1000), 23);
+	/* 2 % of 1000 with spreads 15 and 25: scipy, smallest n with power >= 0.8. */
+	assert_int_equal(lg_stat_runs_needed(20, 15, 25, 0.05, 0.8, 1000), 18);
+	assert_int_equal(lg_stat_runs_needed(20, 15, 25, 0.05, 0.8, 10), 0);
+	assert_int_equal(lg_stat_runs_needed(1, 0, 0, 0.05, 0.8, 10), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +339,11 @@ int main(void)
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_welch_published),
 		cmocka_unit_test(test_welch_degenerate),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_signed_rank_ties),
+		cmocka_unit_test(test_mann_whitney),
+		cmocka_unit_test(test_effect_size),
+		cmocka_unit_test(test_power),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,14 +1,16 @@
 /* Statistics for comparing result files: summaries of a sample of per-run values, the
- * Student t distribution, and Welch's unequal-variances t-test.
+ * Student t distribution, Welch's unequal-variances t-test, an effect size, rank tests
+ * that do not assume normality (Mann-Whitney U, Wilcoxon signed rank), the paired t-test,
+ * and the power of Welch's test: the smallest change a comparison could have detected.
  *
- * Pure functions on caller-owned arrays; nothing allocates. The t distribution is
- * computed through the regularized incomplete beta function (a continued fraction), so
- * p-values and confidence intervals are exact to ~1e-10 for any real degrees of freedom,
- * which Welch's test needs (its df is rarely an integer). Domain errors give NaN (for
- * functions returning a value) or -EINVAL (for those returning a status). */
+ * Pure functions on caller-owned arrays; nothing here allocates (the exact rank
+ * distributions of the R math library keep a cache of their own). The distributions
+ * are R's (r-mathlib), so p-values equal R's t.test and wilcox.test. Domain errors give
+ * NaN (for functions returning a value) or -EINVAL (for those returning a status). */
 #ifndef LOADGEN_STATISTICS_H
 #define LOADGEN_STATISTICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A sample of n values, summarised. */
@@ -59,6 +61,9 @@ double lg_stat_t_two_sided(double t, double df);
 /* The t with P(T <= t) = p, 0 < p < 1, df > 0; NaN outside that domain. */
 double lg_stat_t_quantile(double p, double df);
 
+/* Coefficient of variation, 100 stddev / |mean|, in %; NaN when n < 2 or mean is 0. */
+double lg_stat_cv_pct(const struct lg_stat_summary *s);
+
 /* --- Tests --- */
 
 /* Welch's t-test of a[0..na-1] against b[0..nb-1]. 0, or -EINVAL when na or nb is
@@ -68,5 +73,55 @@ int lg_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 /* The same test from two summaries (each with n >= 2). 0 or -EINVAL. */
 int lg_stat_welch_summary(const struct lg_stat_summary *a, const struct lg_stat_summary *b,
 			  struct lg_welch *out);
+
+/* Hedges' g of b against a: (mean_b - mean_a) / pooled stddev, with the small-sample
+ * correction; NaN when either n < 2 or both samples are constant. */
+double lg_stat_hedges_g(const struct lg_stat_summary *a, const struct lg_stat_summary *b);
+
+/* The outcome of a rank test. */
+struct lg_rank_test {
+	double stat; /* Mann-Whitney: U of the first sample (R's W); signed rank: V, the sum
+			of the ranks of the positive differences */
+	double p;    /* two-sided p-value */
+	bool exact;  /* p from the exact distribution (no ties, n < 50), else the normal
+			approximation with tie and continuity correction, as R does */
+	double min_p; /* smallest two-sided p these sample sizes can give at all (exact
+			 case); a test with min_p >= alpha cannot call anything significant */
+};
+
+/* Mann-Whitney U (Wilcoxon rank-sum) test of a[0..na-1] against b[0..nb-1], as R's
+ * wilcox.test(a, b). 0, or -EINVAL when na or nb is 0 or a value is not finite. */
+int lg_stat_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			 struct lg_rank_test *out);
+/* Wilcoxon signed-rank test of the differences d[0..n-1] (zeros dropped), as R's
+ * wilcox.test(d). 0, or -EINVAL when a value is not finite. With no non-zero difference
+ * p is 1. */
+int lg_stat_signed_rank(const double *d, size_t n, struct lg_rank_test *out);
+
+/* The paired t-test of the differences d[0..n-1] against 0. */
+struct lg_paired_t {
+	struct lg_stat_summary diff; /* mean, stddev and 95 % CI of the differences */
+	double t;                    /* mean / (stddev / sqrt(n)) */
+	double df;                   /* n - 1 */
+	double p;                    /* two-sided p-value; 1 when all differences are 0 */
+};
+/* 0, or -EINVAL when n < 2 or a value is not finite. */
+int lg_stat_paired_t(const double *d, size_t n, struct lg_paired_t *out);
+
+/* --- Power --- */
+
+/* The power of a two-sided Welch test at level alpha to detect a difference of means
+ * delta between samples of sizes na, nb with standard deviations sa, sb: P(|T'| > t_crit)
+ * for the noncentral t T' with ncp = delta / se. NaN for n < 2. */
+double lg_stat_welch_power(double delta, double sa, size_t na, double sb, size_t nb,
+			   double alpha);
+/* The minimum detectable effect: the smallest |difference of means| that Welch's test at
+ * alpha detects with probability power, for these sizes and standard deviations. 0 when
+ * both are constant; NaN for n < 2. */
+double lg_stat_mde(double sa, size_t na, double sb, size_t nb, double alpha, double power);
+/* Runs per side (the same n on both) needed to detect delta with the given power, for
+ * standard deviations sa and sb; 2 at least; 0 when more than max would be needed. */
+size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, double power,
+			   size_t max);
 
 #endif
