@@ -163,6 +163,83 @@ static int check_doc(struct lg_cmp_file *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* The client count of run r: its "client_count", else the length of its per-client
+ * rows, else the file's config.clients; 0 when none says. */
+static unsigned run_clients(const struct lg_cmp_file *f, size_t r)
+{
+	const json_t *run = json_array_get(f->runs, r), *j = json_object_get(run, "client_count");
+	uint64_t v;
+
+	if (get_count(j, &v))
+		return (unsigned)v;
+	if (json_is_array(json_object_get(run, "clients")))
+		return (unsigned)json_array_size(json_object_get(run, "clients"));
+	if (get_count(json_object_get(json_object_get(f->doc, "config"), "clients"), &v))
+		return (unsigned)v;
+	return 0;
+}
+
+static int cmp_unsigned(const void *pa, const void *pb)
+{
+	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Fill group g with the runs of f that have count c (per-run counts in cnt). */
+static int fill_group(struct lg_cmp_file *f, const unsigned *cnt, unsigned c,
+		      struct lg_cmp_group *g)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < f->nruns; r++)
+		g->n += cnt[r] == c;
+	g->clients = c;
+	g->runs = calloc(g->n, sizeof(*g->runs));
+	g->mbps = calloc(g->n, sizeof(*g->mbps));
+	g->ops = calloc(g->n, sizeof(*g->ops));
+	if (!g->runs || !g->mbps || !g->ops)
+		return -ENOMEM;
+	for (size_t r = 0; r < f->nruns; r++) {
+		if (cnt[r] != c)
+			continue;
+		g->runs[k] = r;
+		g->mbps[k] = f->mbps[r];
+		g->ops[k++] = f->ops[r];
+	}
+	return 0;
+}
+
+/* Group the runs by client count, in ascending count. 0 or -ENOMEM. */
+static int make_groups(struct lg_cmp_file *f)
+{
+	unsigned *cnt = calloc(f->nruns, sizeof(*cnt)), *sorted = calloc(f->nruns, sizeof(*cnt));
+	size_t i, k = 0;
+	int rc = -ENOMEM;
+
+	if (!cnt || !sorted)
+		goto out;
+	for (i = 0; i < f->nruns; i++)
+		cnt[i] = sorted[i] = run_clients(f, i);
+	qsort(sorted, f->nruns, sizeof(*sorted), cmp_unsigned);
+	f->groups = calloc(f->nruns, sizeof(*f->groups));
+	if (!f->groups)
+		goto out;
+	for (i = 0; i < f->nruns; i++) {
+		if (i > 0 && sorted[i] == sorted[i - 1])
+			continue;
+		rc = fill_group(f, cnt, sorted[i], &f->groups[k++]);
+		f->ngroups = k;
+		if (rc)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(cnt);
+	free(sorted);
+	return rc;
+}
+
 int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, char *err,
 		     size_t errlen)
 {
@@ -185,6 +262,11 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 		rc = check_run(out, r, err, errlen);
 		if (rc)
 			goto fail;
+	}
+	rc = make_groups(out);
+	if (rc) {
+		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		goto fail;
 	}
 	return 0;
 fail:
@@ -227,13 +309,35 @@ void lg_cmp_file_release(struct lg_cmp_file *f)
 	json_decref(f->doc);
 	free(f->mbps);
 	free(f->ops);
+	for (size_t i = 0; i < f->ngroups; i++) {
+		free(f->groups[i].runs);
+		free(f->groups[i].mbps);
+		free(f->groups[i].ops);
+	}
+	free(f->groups);
 	memset(f, 0, sizeof(*f));
 }
 
 /* --- Decisions --- */
 
+/* What the data could have seen: the minimum detectable effect, and the runs per side
+ * that would detect the change worth knowing about (target_pct). */
+static void power_of(struct lg_cmp_metric_result *m, double alpha)
+{
+	double sa = m->base.stddev, sb = m->other.stddev, base = fabs(m->base.mean);
+
+	m->mde_pct = base > 0 ? 100.0 * lg_stat_mde(sa, m->base.n, sb, m->other.n, alpha,
+						     LG_COMPARE_POWER) / base
+			      : NAN;
+	m->runs_needed = base > 0 ? lg_stat_runs_needed(m->target_pct / 100.0 * base, sa, sb,
+							alpha, LG_COMPARE_POWER,
+							LG_COMPARE_MAX_RUNS)
+				  : 0;
+}
+
 static void compare_metric(const double *base, size_t nbase, const double *other,
-			   size_t nother, struct lg_cmp_metric_result *m)
+			   size_t nother, const struct lg_cmp_opts *opts,
+			   struct lg_cmp_metric_result *m)
 {
 	memset(m, 0, sizeof(*m));
 	/* cannot fail: n >= 1 and every value was checked finite on load */
@@ -242,19 +346,36 @@ static void compare_metric(const double *base, size_t nbase, const double *other
 	m->change_pct = m->base.mean != 0 ? 100.0 * (m->other.mean - m->base.mean) / m->base.mean
 					  : NAN;
 	m->tested = lg_stat_welch_summary(&m->other, &m->base, &m->welch) == 0;
+	m->effect_g = lg_stat_hedges_g(&m->base, &m->other);
+	m->mde_pct = NAN;
+	m->target_pct = opts->min_effect_pct > 0 ? opts->min_effect_pct : LG_COMPARE_TARGET_PCT;
+	if (!m->tested)
+		return;
+	(void)lg_stat_mann_whitney(other, nother, base, nbase, &m->mwu);
+	power_of(m, opts->alpha);
 }
 
-void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
-		   const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
+/* Where Welch's test and the rank test part ways: said, not settled by picking one. */
+static void check_rank(struct lg_cmp_result *out, double alpha)
+{
+	const struct lg_cmp_metric_result *m = &out->metric[out->decided_by];
+	bool welch = m->welch.p < alpha, rank = m->mwu.p < alpha;
+
+	out->rank_too_few = !(m->mwu.min_p < alpha);
+	out->rank_disagrees = !out->rank_too_few && welch != rank &&
+			      m->welch.kind == LG_WELCH_OK;
+}
+
+static void decide(const double *bm, const double *bo, size_t nb, const double *om,
+		   const double *oo, size_t no, const struct lg_cmp_opts *opts,
+		   struct lg_cmp_result *out)
 {
 	const struct lg_cmp_metric_result *m;
 	double effect;
 
 	memset(out, 0, sizeof(*out));
-	compare_metric(base->mbps, base->nruns, other->mbps, other->nruns,
-		       &out->metric[LG_CMP_MBPS]);
-	compare_metric(base->ops, base->nruns, other->ops, other->nruns,
-		       &out->metric[LG_CMP_OPS]);
+	compare_metric(bm, nb, om, no, opts, &out->metric[LG_CMP_MBPS]);
+	compare_metric(bo, nb, oo, no, opts, &out->metric[LG_CMP_OPS]);
 	/* A workload that moves no data (create/stat/unlink) has 0 MB/s in every run:
 	 * its throughput is what it does per second. */
 	m = &out->metric[LG_CMP_MBPS];
@@ -264,6 +385,7 @@ void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *oth
 		out->verdict = LG_VERDICT_NONE;
 		return;
 	}
+	check_rank(out, opts->alpha);
 	if (!(m->welch.p < opts->alpha)) {
 		out->verdict = LG_VERDICT_SAME;
 		return;
@@ -276,6 +398,51 @@ void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *oth
 		return;
 	}
 	out->verdict = m->other.mean > m->base.mean ? LG_VERDICT_FASTER : LG_VERDICT_SLOWER;
+}
+
+void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+		   const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
+{
+	decide(base->mbps, base->ops, base->nruns, other->mbps, other->ops, other->nruns, opts,
+	       out);
+	out->clients = base->ngroups == 1 && other->ngroups == 1 &&
+				       base->groups[0].clients == other->groups[0].clients
+			       ? base->groups[0].clients
+			       : 0;
+}
+
+void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
+			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
+{
+	decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts, out);
+	out->clients = base->clients;
+}
+
+const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients)
+{
+	for (size_t i = 0; i < f->ngroups; i++)
+		if (f->groups[i].clients == clients)
+			return &f->groups[i];
+	return NULL;
+}
+
+/* The workload's name in a result, or "". */
+static const char *workload_name(const struct lg_cmp_file *f)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(f->doc, "workload"),
+							  "name"));
+	return s ? s : "";
+}
+
+const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
+				const struct lg_cmp_file *other)
+{
+	if (strcmp(workload_name(base), workload_name(other)) != 0)
+		return "a different workload";
+	for (size_t i = 0; i < other->ngroups; i++)
+		if (lg_cmp_group_of(base, other->groups[i].clients))
+			return NULL;
+	return "no client count in common";
 }
 
 bool lg_cmp_slower_than(const struct lg_cmp_result *r, double alpha, double pct)
@@ -375,170 +542,3 @@ size_t lg_cmp_setup_diffs(const struct lg_cmp_file *base, const struct lg_cmp_fi
 	return w.n;
 }
 
-/* --- Latency --- */
-
-/* One histogram bucket: values low_ns..high_ns, count of them. */
-struct bucket {
-	uint64_t low;   /* lowest value in the bucket, ns */
-	uint64_t high;  /* highest value in the bucket, ns */
-	uint64_t count; /* values recorded in it */
-};
-
-static const json_t *type_in_run(const json_t *run, const char *label)
-{
-	return json_object_get(json_object_get(run, "ops_by_type"), label);
-}
-
-json_t *lg_cmp_op_labels(const struct lg_cmp_file *base, const struct lg_cmp_file *other)
-{
-	const struct lg_cmp_file *files[] = { base, other };
-	json_t *set = json_object(), *run, *t;
-	const char *label;
-	size_t r;
-
-	for (size_t i = 0; set && i < 2; i++) {
-		json_array_foreach(files[i]->runs, r, run) {
-			json_object_foreach(json_object_get(run, "ops_by_type"), label, t) {
-				if (!json_object_get(set, label) &&
-				    json_object_set_new(set, label, json_true()) != 0) {
-					json_decref(set);
-					return NULL;
-				}
-			}
-		}
-	}
-	return set;
-}
-
-static int cmp_bucket(const void *pa, const void *pb)
-{
-	const struct bucket *a = pa, *b = pb;
-
-	if (a->low != b->low)
-		return a->low < b->low ? -1 : 1;
-	return a->high < b->high ? -1 : a->high > b->high;
-}
-
-/* Value at percentile pct of the merged buckets b[0..n-1] (sorted, total count > 0),
- * the way lg_histogram_percentile answers: the midpoint of the bucket holding the
- * rank, clamped to the exact [min, max]. */
-static uint64_t merged_percentile(const struct bucket *b, size_t n, uint64_t total,
-				  double pct, uint64_t min, uint64_t max)
-{
-	double x = pct / 100.0 * (double)total;
-	double rank = ceil(x - x * 1e-12); /* 99% of 100 must be rank 99, not 100 */
-	uint64_t seen = 0, mid;
-	size_t i;
-
-	rank = rank < 1 ? 1 : rank;
-	for (i = 0; i + 1 < n; i++) {
-		seen += b[i].count;
-		if ((double)seen >= rank)
-			break;
-	}
-	mid = b[i].low + (b[i].high - b[i].low) / 2;
-	return mid < min ? min : mid > max ? max : mid;
-}
-
-/* Add every run's buckets of label to *out (n entries, sorted, identical buckets
- * merged). 0 or -ENOMEM. */
-static int merge_buckets(const struct lg_cmp_file *f, const char *label, struct bucket **out,
-			 size_t *n)
-{
-	struct bucket *b;
-	size_t total = 0, k = 0, r, i;
-	const json_t *run, *e;
-
-	json_array_foreach(f->runs, r, run)
-		total += json_array_size(json_object_get(type_in_run(run, label), "histogram"));
-	*out = NULL;
-	*n = 0;
-	if (total == 0)
-		return 0;
-	b = calloc(total, sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	json_array_foreach(f->runs, r, run) {
-		json_array_foreach(json_object_get(type_in_run(run, label), "histogram"), i, e) {
-			get_count(json_array_get(e, 0), &b[k].low);
-			get_count(json_array_get(e, 1), &b[k].high);
-			get_count(json_array_get(e, 2), &b[k].count);
-			k++;
-		}
-	}
-	qsort(b, total, sizeof(*b), cmp_bucket);
-	k = 0;
-	for (i = 1; i < total; i++) {
-		if (b[i].low == b[k].low && b[i].high == b[k].high)
-			b[k].count += b[i].count;
-		else
-			b[++k] = b[i];
-	}
-	*out = b;
-	*n = k + 1;
-	return 0;
-}
-
-/* min and max over the runs' latency_ns; UINT64_MAX / 0 when none says. Also the
- * single run's latency_ns when exactly one run has the label. */
-static const json_t *extremes(const struct lg_cmp_file *f, const char *label, uint64_t *min,
-			      uint64_t *max)
-{
-	const json_t *run, *only = NULL;
-	size_t r, nwith = 0;
-	uint64_t v;
-
-	*min = UINT64_MAX;
-	*max = 0;
-	json_array_foreach(f->runs, r, run) {
-		const json_t *t = type_in_run(run, label), *lat = json_object_get(t, "latency_ns");
-
-		if (!t)
-			continue;
-		nwith++;
-		only = lat;
-		if (get_count(json_object_get(lat, "min"), &v) && v < *min)
-			*min = v;
-		if (get_count(json_object_get(lat, "max"), &v) && v > *max)
-			*max = v;
-	}
-	return nwith == 1 ? only : NULL;
-}
-
-int lg_cmp_latency(const struct lg_cmp_file *f, const char *label, struct lg_cmp_latency *out)
-{
-	const json_t *single;
-	struct bucket *b;
-	uint64_t min, max, total = 0;
-	size_t n;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	single = extremes(f, label, &min, &max);
-	rc = merge_buckets(f, label, &b, &n);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++)
-		total += b[i].count;
-	if (total == 0) {
-		/* no histograms (hand-written or trimmed files): a single run's own
-		 * percentiles are still right; several runs' cannot be combined */
-		out->max_ns = max;
-		out->have_pct = single &&
-				get_count(json_object_get(single, "p50"), &out->p50_ns) &&
-				get_count(json_object_get(single, "p99"), &out->p99_ns);
-		free(b);
-		return 0;
-	}
-	if (max == 0) /* no recorded max: the top of the highest bucket */
-		for (size_t i = 0; i < n; i++)
-			max = b[i].high > max ? b[i].high : max;
-	min = min == UINT64_MAX ? b[0].low : min;
-	out->have_pct = true;
-	out->count = total;
-	out->p50_ns = merged_percentile(b, n, total, 50, min, max);
-	out->p99_ns = merged_percentile(b, n, total, 99, min, max);
-	out->max_ns = max;
-	free(b);
-	return 0;
-}

@@ -25,6 +25,19 @@
 #define LG_RESULT_SCHEMA "loadgen-result/1"  /* the schema compare reads */
 #define LG_COMPARE_SCHEMA "loadgen-compare/1" /* the schema of compare --json */
 
+#define LG_COMPARE_POWER 0.8       /* power at which the minimum detectable effect is given */
+#define LG_COMPARE_TARGET_PCT 2.0  /* change to plan runs for when --min-effect is 0 */
+#define LG_COMPARE_MAX_RUNS 10000  /* largest run count suggested per side */
+
+/* The runs of one file made with one client count: a sweep has one group per count. */
+struct lg_cmp_group {
+	unsigned clients; /* client count of these runs (0 when the file does not say) */
+	size_t n;         /* runs in the group */
+	size_t *runs;     /* their indexes in the file's runs (owned) */
+	double *mbps;     /* their throughput_mbps (owned) */
+	double *ops;      /* their ops_per_s (owned) */
+};
+
 /* One result file, loaded and checked: every field used later is known to be there and
  * of the right type, so nothing after lg_cmp_file_init can fail on the file's shape. */
 struct lg_cmp_file {
@@ -34,6 +47,8 @@ struct lg_cmp_file {
 	size_t nruns;     /* entries in runs */
 	double *mbps;     /* per-run throughput_mbps, nruns values (owned) */
 	double *ops;      /* per-run ops_per_s, nruns values (owned) */
+	struct lg_cmp_group *groups; /* runs by client count, in ascending count (owned) */
+	size_t ngroups;              /* at least 1 */
 };
 
 /* The per-run metrics a verdict can be decided on. */
@@ -64,6 +79,14 @@ struct lg_cmp_metric_result {
 	double change_pct;            /* 100 (other - base) / base; NaN when base is 0 */
 	bool tested;                  /* both have >= 2 runs, so welch is set */
 	struct lg_welch welch;        /* Welch's test of other against base */
+	struct lg_rank_test mwu;      /* Mann-Whitney U of other against base (when tested) */
+	double effect_g;              /* Hedges' g of other against base; NaN when undefined */
+	double mde_pct;               /* the smallest change (% of the baseline mean) Welch's
+					 test detects with LG_COMPARE_POWER at alpha, for
+					 these runs' spread and counts; NaN when untested */
+	double target_pct;            /* the change runs_needed is planned for */
+	size_t runs_needed;           /* runs per side to detect target_pct with that power;
+					 0 when over LG_COMPARE_MAX_RUNS */
 };
 
 /* One file against the baseline. */
@@ -72,6 +95,10 @@ struct lg_cmp_result {
 	enum lg_cmp_metric decided_by; /* which metric the verdict is about */
 	enum lg_verdict verdict;       /* the conclusion */
 	bool below_min_effect;         /* significant, but smaller than min_effect_pct */
+	bool rank_disagrees;           /* the rank test says otherwise than Welch's test,
+					  though it could have reached alpha */
+	bool rank_too_few;             /* the rank test cannot reach alpha with these runs */
+	unsigned clients;              /* the client count compared (0: not recorded) */
 };
 
 /* Latency of one op type over all runs of a file, from the merged histograms. */
@@ -102,9 +129,18 @@ void lg_cmp_file_release(struct lg_cmp_file *f);
 
 /* --- Decisions --- */
 
-/* Compare other against base. Cannot fail on checked files. */
+/* Compare other against base over all their runs. Cannot fail on checked files. */
 void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
 		   const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+/* Compare two groups of runs (the same client count of two files). */
+void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
+			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+/* The group of f with client count clients, or NULL. */
+const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients);
+/* Why other cannot be compared with base at all (a different workload, or no client
+ * count in common), as a static message; NULL when it can. */
+const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
+				const struct lg_cmp_file *other);
 /* True when r is significantly slower (p < alpha) than the baseline by more than pct %
  * on the deciding metric: the --fail-if-slower condition. */
 bool lg_cmp_slower_than(const struct lg_cmp_result *r, double alpha, double pct);
@@ -129,6 +165,9 @@ json_t *lg_cmp_op_labels(const struct lg_cmp_file *base, const struct lg_cmp_fil
  * buckets (midpoints), max the largest of the runs' maxima. Without histograms only a
  * single run's own percentiles are used. 0 (have_pct false when unknown), or -ENOMEM. */
 int lg_cmp_latency(const struct lg_cmp_file *f, const char *label, struct lg_cmp_latency *out);
+/* The same over the runs of group g of f only. */
+int lg_cmp_latency_group(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+			 const char *label, struct lg_cmp_latency *out);
 
 /* --- The command --- */
 

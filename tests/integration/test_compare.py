@@ -109,8 +109,11 @@ check(p.rc == 0, "--fail-if-slower 5 passes at -3 %", show(p))
 p = compare("--fail-if-slower", "5", base, single)
 check(p.rc == 0, "--fail-if-slower cannot trip without a verdict", show(p))
 p = compare("--fail-if-slower", "5", base, fast, half)
-check(p.rc == 3 and p.out.count("Verdict:") == 2, "several files: any slower one trips",
-      show(p))
+check(p.rc == 3 and re.search(r"fast\.json at 4 clients: faster", p.out) and
+      re.search(r"half\.json at 4 clients: slower", p.out),
+      "several files: a verdict line each, any slower one trips", show(p))
+check(re.search(r"^MB/s: mean", p.out, re.M) and "6.6.0" in p.out,
+      "several files: one table per metric, kernels as column headings", show(p))
 
 # --json: one document on stdout, with the p-value.
 p = compare("--json", "--fail-if-slower", "5", base, half, same)
@@ -173,6 +176,63 @@ check(lat["other"] == {"count": 8, "p50_ns": 3007, "p99_ns": 3007, "max_ns": 500
 p = compare(lat_a, lat_b)
 check(re.search(r"read\s+0\.001\s+0\.003\s+\+200\.7 %", p.out) is not None,
       "latency row: p50 base, other, change", show(p))
+
+# "No significant difference" always says how small a change the runs could see.
+p = compare(base, same)
+check("could only detect a change of" in p.out and "runs per side would detect 2 %" in p.out,
+      "no difference comes with the minimum detectable effect", show(p))
+p = compare("--json", base, same)
+c = json.loads(p.out)["comparisons"][0]
+m = c["metrics"]["throughput_mbps"]
+check(c["mde_pct"] is not None and c["mde_pct"] > 0 and m["runs_needed"] >= 2 and
+      m["rank_test"]["test"] == "mann-whitney-u" and m["effect_size_g"] is not None,
+      "JSON: mde_pct, runs_needed, rank test, effect size", p.out)
+check(c["by_clients"][0]["clients"] == 4 and c["by_clients"][0]["verdict"] == c["verdict"],
+      "JSON: by_clients with the one client count, same keys at the top", p.out)
+
+
+def sweep(name, factor, kernel):
+    """Runs at 1, 2 and 4 clients, three each, throughput factor x 100 per client."""
+    doc = result([factor * 100 * c + dv for c in (1, 2, 4) for dv in (-1, 0, 1)],
+                 env={"kernel": kernel, "hostname": "box"})
+    for r, c in zip(doc["runs"], [c for c in (1, 2, 4) for _ in range(3)]):
+        r["client_count"] = c
+    return save(name, doc)
+
+
+s_a = sweep("sweep_a.json", 1.0, "6.1.0")
+s_b = sweep("sweep_b.json", 1.0, "6.6.0")
+s_c = sweep("sweep_c.json", 0.8, "6.7.0")
+p = compare(s_a, s_b, s_c)
+check(p.rc == 0 and re.search(r"^\s+4 +400\.00 ± [\d.]+ +400\.00 ± [\d.]+ \(\+0\.0 %\)",
+                              p.out, re.M),
+      "sweep: a row per client count, a column per file", show(p))
+for clients in (1, 2, 4):
+    check(re.search(r"sweep_c\.json at %d clients: slower" % clients, p.out) and
+          re.search(r"sweep_b\.json at %d clients: no significant difference.*could detect"
+                    % clients, p.out),
+          "sweep: 80 %% rate is slower, the same rate not, at %d clients" % clients, show(p))
+check(re.search(r"320\.00 ± [\d.]+ \(-20\.0 %\)\*", p.out), "significant cells marked *",
+      show(p))
+p = compare("--json", "--fail-if-slower", "10", s_a, s_c)
+c = json.loads(p.out)["comparisons"][0]
+check(p.rc == 3 and [x["clients"] for x in c["by_clients"]] == [1, 2, 4] and
+      all(x["slower_than_limit"] for x in c["by_clients"]) and "verdict" not in c,
+      "sweep JSON: by_clients per count, --fail-if-slower per count", p.out)
+check("at 4 clients" in p.err, "--fail-if-slower names the client count", show(p))
+
+# Files that cannot be compared are left out with a message; exit 2 only when none can.
+other_wl = save("other_wl.json", result([50, 51, 49], workload={"name": "dd", "sha256": "bb"}))
+p = compare(base, other_wl, half)
+check(p.rc == 0 and "other_wl.json: not compared" in p.err and "different workload" in p.err
+      and "half.json at 4 clients: slower" in p.out,
+      "a different workload is skipped, the rest compared", show(p))
+p = compare(base, other_wl)
+check(p.rc == 2 and "nothing to compare" in p.err, "nothing comparable: exit 2", show(p))
+no_common = save("no_common.json", result([1, 2], config={"clients": 8, "time_s": 10.0}))
+p = compare(base, no_common)
+check(p.rc == 2 and "no client count in common" in p.err,
+      "no client count in common: exit 2", show(p))
 
 # Bad input: exit 2 with the file name (and line:column for JSON syntax errors).
 broken = save("broken.json", '{"schema": "loadgen-result/1",\n  "runs": [1, 2,]\n}\n')

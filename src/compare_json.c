@@ -1,0 +1,204 @@
+/* `loadgen compare --json`: the same comparisons as the text report, as one document.
+ *
+ * Each compared file gets its setup differences and one entry per client count in
+ * `by_clients`; when a file has exactly one count in common with the baseline, that
+ * entry's keys are also the file's own (the shape older readers know). */
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* json_real refuses NaN and infinities; they mean "not defined" here. */
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *summary_json(const struct lg_stat_summary *s, const double *values)
+{
+	json_t *vals = json_array();
+
+	for (size_t i = 0; vals && i < s->n; i++) {
+		if (json_array_append_new(vals, json_real(values[i]))) {
+			json_decref(vals);
+			vals = NULL;
+		}
+	}
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->n,
+			 "mean", num(s->mean), "stddev", num(s->stddev), "min", num(s->min),
+			 "max", num(s->max), "ci95",
+			 s->n >= 2 ? json_pack("[o, o]", num(s->ci95_lo), num(s->ci95_hi))
+				   : json_null(),
+			 "cv_pct", num(lg_stat_cv_pct(s)), "values", vals);
+}
+
+static json_t *rank_json(const struct lg_cmp_metric_result *m)
+{
+	if (!m->tested)
+		return json_null();
+	return json_pack("{s:s, s:o, s:o, s:b, s:o}", "test", "mann-whitney-u", "u",
+			 num(m->mwu.stat), "p_value", num(m->mwu.p), "exact", (int)m->mwu.exact,
+			 "min_p", num(m->mwu.min_p));
+}
+
+static json_t *metric_json(const struct lg_cmp_metric_result *m, const double *bv,
+			   const double *ov)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "baseline", summary_json(&m->base, bv),
+			 "other", summary_json(&m->other, ov),
+			 "change_pct", num(m->change_pct),
+			 "t", m->tested ? num(m->welch.t) : json_null(),
+			 "df", m->tested ? num(m->welch.df) : json_null(),
+			 "p_value", m->tested ? num(m->welch.p) : json_null(),
+			 "rank_test", rank_json(m),
+			 "effect_size_g", num(m->effect_g),
+			 "mde_pct", num(m->mde_pct),
+			 "target_pct", num(m->target_pct),
+			 "runs_needed", m->tested && m->runs_needed
+						? json_integer((json_int_t)m->runs_needed)
+						: json_null());
+}
+
+static void diff_json(const char *key, const json_t *base, const json_t *other, void *ctx)
+{
+	json_t *a = ctx;
+
+	/* an allocation failure leaves the entry out; the caller checks the count */
+	json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "key", key, "baseline",
+					   json_deep_copy(base), "other", json_deep_copy(other)));
+}
+
+static json_t *lat_side(const struct lg_cmp_latency *l)
+{
+	return json_pack("{s:I, s:o, s:o, s:I}", "count", (json_int_t)l->count,
+			 "p50_ns", l->have_pct ? json_integer((json_int_t)l->p50_ns) : json_null(),
+			 "p99_ns", l->have_pct ? json_integer((json_int_t)l->p99_ns) : json_null(),
+			 "max_ns", (json_int_t)l->max_ns);
+}
+
+static json_t *latency_json(const struct cmp_table *t, size_t i, const struct cmp_cell *c)
+{
+	const struct lg_cmp_file *base = &t->files[0], *other = &t->files[i];
+	json_t *labels = lg_cmp_op_labels(base, other), *out = json_object(), *v;
+	const char *label;
+
+	json_object_foreach(labels, label, v) {
+		struct lg_cmp_latency b, o;
+
+		if (!out || lg_cmp_latency_group(base, c->bg, label, &b) ||
+		    lg_cmp_latency_group(other, c->og, label, &o) ||
+		    json_object_set_new(out, label, json_pack("{s:o, s:o}", "baseline",
+							       lat_side(&b), "other",
+							       lat_side(&o)))) {
+			json_decref(out);
+			out = NULL;
+			break;
+		}
+	}
+	if (!labels) {
+		json_decref(out);
+		out = NULL;
+	}
+	json_decref(labels);
+	return out;
+}
+
+static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_cell *c)
+{
+	const struct lg_cmp_result *r = &c->r;
+	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
+
+	return json_pack("{s:I, s:I, s:I, s:{s:o, s:o}, s:s, s:o, s:o, s:s, s:b, s:b, s:b,"
+			 " s:b, s:o, s:o}",
+			 "clients", (json_int_t)c->bg->clients,
+			 "baseline_runs", (json_int_t)c->bg->n, "runs", (json_int_t)c->og->n,
+			 "metrics",
+			 "throughput_mbps", metric_json(&r->metric[LG_CMP_MBPS], c->bg->mbps,
+							c->og->mbps),
+			 "ops_per_s", metric_json(&r->metric[LG_CMP_OPS], c->bg->ops, c->og->ops),
+			 "decided_by", lg_cmp_metric_key(r->decided_by),
+			 "change_pct", num(m->change_pct),
+			 "p_value", m->tested ? num(m->welch.p) : json_null(),
+			 "verdict", lg_verdict_name(r->verdict),
+			 "below_min_effect", (int)r->below_min_effect,
+			 "rank_test_disagrees", (int)r->rank_disagrees,
+			 "rank_test_too_few_runs", (int)r->rank_too_few,
+			 "slower_than_limit", (int)c->slower,
+			 "mde_pct", m->tested ? num(m->mde_pct) : json_null(),
+			 "latency", latency_json(t, i, c));
+}
+
+/* by_clients of file i, and the one cell when there is exactly one. */
+static json_t *cells_json(const struct cmp_table *t, size_t i, json_t **only)
+{
+	json_t *a = json_array();
+	size_t n = 0;
+
+	*only = NULL;
+	for (size_t g = 0; a && g < t->files[0].ngroups; g++) {
+		const struct cmp_cell *c = &t->cells[i][g];
+
+		if (!c->present)
+			continue;
+		if (json_array_append_new(a, cell_json(t, i, c))) {
+			json_decref(a);
+			return NULL;
+		}
+		*only = n++ == 0 ? json_array_get(a, json_array_size(a) - 1) : NULL;
+	}
+	return a;
+}
+
+static json_t *comparison_json(const struct cmp_table *t, size_t i)
+{
+	json_t *diffs = json_array(), *by, *only, *doc;
+	size_t n = diffs ? lg_cmp_setup_diffs(&t->files[0], &t->files[i], diff_json, diffs) : 0;
+
+	if (t->skip[i])
+		return json_pack("{s:s, s:s}", "file", t->cli->paths[i], "skipped", t->skip[i]);
+	if (diffs && json_array_size(diffs) != n) {
+		json_decref(diffs);
+		diffs = NULL;
+	}
+	by = cells_json(t, i, &only);
+	doc = json_pack("{s:s, s:I, s:o}", "file", t->files[i].path, "runs",
+			(json_int_t)t->files[i].nruns, "setup_differences", diffs);
+	if (doc && only && json_object_update(doc, only)) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (doc && json_object_set_new(doc, "by_clients", by)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int lg_cmp_print_json(const struct cmp_table *t, int status)
+{
+	const struct cli *c = t->cli;
+	json_t *cmps = json_array(), *doc;
+	int rc = 0;
+
+	for (size_t i = 1; cmps && i < c->npaths; i++) {
+		if (json_array_append_new(cmps, comparison_json(t, i))) {
+			json_decref(cmps);
+			cmps = NULL;
+		}
+	}
+	doc = json_pack("{s:s, s:f, s:f, s:f, s:o, s:{s:s, s:I}, s:o, s:i}",
+			"schema", LG_COMPARE_SCHEMA, "alpha", c->opts.alpha,
+			"power", LG_COMPARE_POWER, "min_effect_pct", c->opts.min_effect_pct,
+			"fail_if_slower_pct", c->fail_if_slower ? json_real(c->slower_pct)
+								: json_null(),
+			"baseline", "file", t->files[0].path, "runs",
+			(json_int_t)t->files[0].nruns, "comparisons", cmps,
+			"exit_status", status);
+	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0 || putchar('\n') == EOF)
+		rc = -ENOMEM;
+	json_decref(doc);
+	return rc;
+}

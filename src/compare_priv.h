@@ -1,0 +1,51 @@
+/* Shared by the parts of `loadgen compare`: the command line, and the table of results
+ * that the text (compare_text.c) and JSON (compare_json.c) outputs print. */
+#ifndef LOADGEN_COMPARE_PRIV_H
+#define LOADGEN_COMPARE_PRIV_H
+
+#include "loadgen/compare.h"
+
+/* What the command line asked for. */
+struct cli {
+	struct lg_cmp_opts opts; /* alpha and --min-effect */
+	bool json;               /* --json: the comparison as JSON on stdout */
+	bool fail_if_slower;     /* --fail-if-slower given */
+	double slower_pct;       /* its PCT */
+	char **paths;            /* the files, baseline first (borrowed from argv) */
+	size_t npaths;           /* at least 2 */
+};
+
+/* One client count of one file against the baseline. */
+struct cmp_cell {
+	bool present;                /* both files have runs with this count */
+	bool slower;                 /* --fail-if-slower tripped here */
+	const struct lg_cmp_group *bg; /* the baseline's runs (borrowed) */
+	const struct lg_cmp_group *og; /* the other file's runs (borrowed) */
+	struct lg_cmp_result r;      /* the comparison */
+};
+
+/* Everything compared: files[0] is the baseline; cells[i][g] is file i against the
+ * baseline's group g (row 0 unused). */
+struct cmp_table {
+	const struct cli *cli;       /* the options (borrowed) */
+	struct lg_cmp_file *files;   /* npaths entries (owned) */
+	const char **skip;           /* per file: why it is not compared, or NULL (static) */
+	struct cmp_cell **cells;     /* per file, per baseline group (owned) */
+	bool sweep;                  /* more than one client count: print tables */
+};
+
+/* The text report on stdout. 0 or -ENOMEM. */
+int lg_cmp_print_text(const struct cmp_table *t);
+/* The JSON document on stdout (schema LG_COMPARE_SCHEMA). 0 or -ENOMEM. */
+int lg_cmp_print_json(const struct cmp_table *t, int status);
+
+/* The tables of several files or client counts, and a verdict line per cell (in
+ * compare_table.c). 0 or -ENOMEM. */
+int lg_cmp_print_tables(const struct cmp_table *t);
+
+/* "12.34 ± 0.56", or "12.34" when there is no interval (one run). */
+void lg_cmp_fmt_stat(const struct lg_stat_summary *s, int prec, char *buf, size_t len);
+/* "+1.2 %", or "n/a". */
+void lg_cmp_fmt_pct(double pct, char *buf, size_t len);
+
+#endif
