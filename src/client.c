@@ -276,7 +276,7 @@ void lg_client_sleep_until(struct lg_client *c, uint64_t t)
 	}
 }
 
-/* -R: wait for the op's turn in the client's schedule and return its intended start.
+/* -R, --rate-ops: wait for the op's turn in the client's schedule and return its intended start.
  * Latency counts from there, so a stall shows in the percentiles instead of silently
  * delaying later sends (coordinated omission). */
 static uint64_t paced_start(struct lg_client *c, uint64_t now)
@@ -305,7 +305,8 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 	end = lg_now_ns();
 	c->now_ns = end;
 	if (paced)
-		c->next_ns += (uint64_t)((double)bytes / c->sh->rate);
+		c->next_ns += (uint64_t)(c->sh->op_ns > 0 ? c->sh->op_ns
+							  : (double)bytes / c->sh->rate);
 	record(c, op, got, bytes, end - (intended < start ? intended : start), end - start, end);
 }
 
@@ -392,7 +393,7 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 			if (must_stop(c, timed) || (c->in_setup && atomic_load_explicit(
 				&c->sh->setup_full, memory_order_relaxed)))
 				return false;
-			timed_call(c, op, call, timed && c->sh->rate > 0);
+			timed_call(c, op, call, timed && c->sh->paced);
 		}
 		pc++;
 	}

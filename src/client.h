@@ -41,6 +41,8 @@ struct lg_shared {
 	bool fsync_writes;          /* -F: fsync after every write, inside its time */
 	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
 	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
+	double op_ns;               /* --rate-ops: ns between intended op starts, 0 = none */
+	bool paced;                 /* -R or --rate-ops: ops follow a schedule */
 	bool verify;                /* --verify: self-describing blocks, reads checked */
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic unsigned epoch;     /* timeline interval number, advanced by the master */

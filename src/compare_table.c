@@ -195,9 +195,9 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 	if (c->r.below_min_effect)
 		printf(": significant, but smaller than --min-effect %g %%",
 		       t->cli->opts.min_effect_pct);
-	else if (c->r.verdict == LG_VERDICT_SAME && isfinite(m->mde_pct))
-		printf(": could detect %.1f %% or more; %s%zu runs per side for %g %%",
-		       m->mde_pct, m->runs_needed ? "" : "over ",
+	if (c->r.verdict == LG_VERDICT_SAME && isfinite(m->mde_pct))
+		printf("%s could detect %.1f %% or more; %s%zu runs per side for %g %%",
+		       c->r.below_min_effect ? ";" : ":", m->mde_pct, m->runs_needed ? "" : "over ",
 		       m->runs_needed ? m->runs_needed : (size_t)LG_COMPARE_MAX_RUNS,
 		       m->target_pct);
 	putchar('\n');

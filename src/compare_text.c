@@ -110,7 +110,7 @@ static void print_support(const struct lg_cmp_result *r, const struct cli *c)
 					   " settle it (look for outliers or run more)" : "");
 	if (isfinite(m->effect_g))
 		printf("  Effect size (Hedges' g): %+.2f\n", m->effect_g);
-	if (r->verdict != LG_VERDICT_SAME || r->below_min_effect)
+	if (r->verdict != LG_VERDICT_SAME)
 		return;
 	if (isfinite(m->mde_pct))
 		printf("  These runs could only detect a change of %.1f %% or more (80 %% power,"

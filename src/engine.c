@@ -273,11 +273,18 @@ static int monitor(struct engine *e)
 /* Lay out the shared mapping: control block, live counters, then each client's stats
  * (cache-line aligned). Threads and processes use the same memory, so the master reads
  * results the same way in both modes. */
+/* Whether ops follow a schedule (-R or --rate-ops): latency then counts from each op's
+ * intended start, and service time is recorded beside it. */
+static bool paced(const struct lg_config *cfg)
+{
+	return cfg->rate_mbps > 0 || cfg->rate_ops > 0;
+}
+
 static int alloc_shared(struct engine *e)
 {
 	unsigned n = e->cfg->clients;
 	size_t live_off = (sizeof(struct lg_shared) + 63) & ~(size_t)63;
-	size_t one = lg_client_stats_size(e->wl->ntypes, e->cfg->rate_mbps > 0);
+	size_t one = lg_client_stats_size(e->wl->ntypes, paced(e->cfg));
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
 
@@ -340,13 +347,15 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->verify = cfg->verify;
 	e->sh->deadline = UINT64_MAX;
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
+	e->sh->op_ns = cfg->rate_ops > 0 ? 1e9 / cfg->rate_ops : 0;
+	e->sh->paced = paced(cfg);
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
 	if (!e->clients || alloc_pattern(e))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
 		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
-								  cfg->rate_mbps > 0);
+								  paced(cfg));
 
 		if (lg_client_init(&e->clients[i], i, e->wl, e->sh, &e->live[i], st))
 			goto nomem;

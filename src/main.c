@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
+#include "loadgen/statistics.h"
+#include "result_summary.h"
 #include "loadgen/sysinfo.h"
 #include "loadgen/yaml_load.h"
 
@@ -30,7 +33,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS
 };
 
 static const struct option long_options[] = {
@@ -51,6 +54,7 @@ static const struct option long_options[] = {
 	{ "fsync-writes", no_argument, NULL, 'F' },
 	{ "direct", no_argument, NULL, OPT_DIRECT },
 	{ "rate", required_argument, NULL, 'R' },
+	{ "rate-ops", required_argument, NULL, OPT_RATE_OPS },
 	{ "end-sync", no_argument, NULL, OPT_END_SYNC },
 	{ "drop-caches", no_argument, NULL, OPT_DROP_CACHES },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
@@ -65,11 +69,13 @@ static const struct option long_options[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: loadgen [options] NCLIENTS\n"
+		"Usage: loadgen [options] NCLIENTS|LIST|A..B|auto\n"
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
-		"throughput and latency.\n\n"
+		"throughput and latency. Several counts make a sweep, run in order: 1,2,4,8;\n"
+		"1..64 (doubling from 1, ending at 64); auto (1, 2, 4, ... below twice the CPUs,\n"
+		"plus the CPU count and twice it).\n\n"
 		"  -c, --loadfile FILE    workload: YAML, or a dbench loadfile (recognised by its\n"
 		"                         content); default: the built-in netbench\n"
 		"  -D, --directory DIR    where the run directory is created (default .)\n"
@@ -90,11 +96,16 @@ static void usage(FILE *f)
 		"      --direct           open every file with O_DIRECT (aligned buffers)\n"
 		"  -R, --rate MBPS        limit each client to MBPS MB/s (10^6 bytes); latency\n"
 		"                         then counts from each op's intended start\n"
+		"      --rate-ops N       limit each client to N ops/s (for metadata workloads);\n"
+		"                         latency counts from each op's intended start\n"
 		"      --end-sync         a final syncfs is part of the measured time\n"
 		"      --drop-caches      sync and drop the page cache before each measured\n"
 		"                         phase (root only)\n"
 		"      --repeat K         measure K runs, each in a fresh run directory, and\n"
-		"                         summarise them (mean, stddev, 95%% CI)\n"
+		"                         summarise them (mean, stddev, 95%% CI, CV)\n"
+		"      --repeat auto[:PCT[:MAX]]  run until the 95%% CI of throughput is within\n"
+		"                         PCT %% of the mean (default %g) or MAX runs (default\n"
+		"                         %d), at least %d\n"
 		"      --interval SECONDS progress and timeline interval (default %g)\n"
 		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
 		"      --verify           write self-describing blocks and check every read of\n"
@@ -103,8 +114,8 @@ static void usage(FILE *f)
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
 		"found by --verify, 130 interrupted.\n",
-		LG_DEFAULT_TIME_S, LG_DEFAULT_WARMUP_S, LG_DEFAULT_SEED, LG_DEFAULT_INTERVAL_S,
-		LG_DEFAULT_STALL_S);
+		LG_DEFAULT_TIME_S, LG_DEFAULT_WARMUP_S, LG_DEFAULT_SEED, LG_REPEAT_AUTO_PCT,
+		LG_REPEAT_AUTO_MAX, LG_REPEAT_AUTO_MIN, LG_DEFAULT_INTERVAL_S, LG_DEFAULT_STALL_S);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -203,9 +214,14 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
 	case OPT_REPEAT:
-		if (parse_u64(arg, 10000, &v) || v == 0)
-			return bad_usage("invalid --repeat '%s': expected 1 to 10000", arg);
-		cfg->repeat = (unsigned)v;
+		if (lg_repeat_parse(arg, &cfg->repeat_rule))
+			return bad_usage("invalid --repeat '%s': expected 1 to 10000, or"
+					 " auto[:PCT[:MAX]] with PCT > 0 and MAX 3 to 10000", arg);
+		cfg->repeat = cfg->repeat_rule.max;
+		break;
+	case OPT_RATE_OPS:
+		if (parse_seconds(arg, &cfg->rate_ops) || cfg->rate_ops <= 0)
+			return bad_usage("invalid --rate-ops '%s': expected ops/s > 0", arg);
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval_s) || cfg->interval_s < 0.01)
@@ -224,12 +240,13 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 
 static int parse_args(int argc, char **argv, struct lg_config *cfg)
 {
-	unsigned long long n;
+	char err[256];
+	long ncpu;
 	int opt, rc;
 
 	*cfg = (struct lg_config){ .mode = "threads", .directory = ".",
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
-				   .seed = LG_DEFAULT_SEED, .repeat = 1,
+				   .seed = LG_DEFAULT_SEED, .repeat = 1, .repeat_rule = { .max = 1 },
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
 				   .stall_threshold_s = LG_DEFAULT_STALL_S, .argc = argc, .argv = argv };
 	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
@@ -237,9 +254,13 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 			return rc;
 	if (optind != argc - 1)
 		return bad_usage("%s", optind >= argc ? "missing NCLIENTS" : "too many arguments");
-	if (parse_u64(argv[optind], MAX_CLIENTS, &n) || n == 0)
-		return bad_usage("invalid NCLIENTS '%s': expected 1 to 100000", argv[optind]);
-	cfg->clients = (unsigned)n;
+	if (cfg->rate_ops > 0 && cfg->rate_mbps > 0)
+		return bad_usage("%s", "--rate and --rate-ops cannot be combined");
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (lg_sweep_parse(argv[optind], ncpu > 0 ? (unsigned)ncpu : 1, MAX_CLIENTS, cfg->sweep,
+			   &cfg->nsweep, err, sizeof(err)))
+		return bad_usage("%s", err);
+	cfg->clients = cfg->sweep[0];
 	return 0;
 }
 
@@ -306,28 +327,87 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 	return rc;
 }
 
-/* Run the measured phase cfg->repeat times (stopping early on a signal), reporting each
- * run. *n gets the runs that produced results. Returns 0, or a negative errno when a run
- * could not start (the runs before it are kept). */
-static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
-		   struct lg_run *runs, size_t *n)
+/* The rate --repeat auto watches: MB/s, or ops/s for workloads that move no data. */
+static double run_rate(const struct lg_run *first, const struct lg_run *r)
 {
+	return lg_run_mbps(first) > 0 ? lg_run_mbps(r) : lg_run_ops_per_s(r);
+}
+
+/* One line per run, for -q in a sweep or a repeat. */
+static void print_run_line(const struct lg_run *r, size_t k)
+{
+	printf("clients %u run %zu: %.3f MB/s  %.1f ops/s  p99 %.3f ms  max %.3f ms\n",
+	       r->nclients, k + 1, lg_run_mbps(r), lg_run_ops_per_s(r),
+	       (double)lg_histogram_percentile(&r->all, 99.0) / 1e6, (double)r->all.max_ns / 1e6);
+}
+
+/* Say why --repeat auto stopped. */
+static void print_repeat_stop(const struct lg_config *cfg, size_t n, double ci_pct)
+{
+	if (!cfg->repeat_rule.is_auto)
+		return;
+	if (ci_pct <= cfg->repeat_rule.pct && n >= LG_REPEAT_AUTO_MIN)
+		printf("Stopped after %zu runs: the 95%% CI of throughput is \u00b1%.2f %% of the"
+		       " mean (target %g %%)\n", n, ci_pct, cfg->repeat_rule.pct);
+	else
+		printf("Stopped at the most runs, %zu: the 95%% CI of throughput is still"
+		       " \u00b1%.2f %% of the mean (target %g %%)\n", n, ci_pct,
+		       cfg->repeat_rule.pct);
+}
+
+/* Run one client count until its --repeat rule is met (stopping early on a signal),
+ * reporting each run into runs[*n...]. Returns 0, or a negative errno when a run could
+ * not start (the runs before it are kept). */
+static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
+		     struct lg_run *runs, size_t *n)
+{
+	double rates[10000], ci_pct = NAN;
+	size_t first = *n, k = 0;
 	char err[1024];
 
-	for (*n = 0; *n < cfg->repeat && !lg_engine_interrupted(); (*n)++) {
+	while (!lg_engine_interrupted()) {
 		int rc;
 
-		if (cfg->repeat > 1)
-			printf("%sRun %zu of %u\n", *n ? "\n" : "", *n + 1, cfg->repeat);
+		if (cfg->repeat > 1 || cfg->nsweep > 1)
+			printf("%s%s %u clients: run %zu%s%u\n", *n ? "\n" : "",
+			       cfg->nsweep > 1 ? "Sweep:" : "Run", cfg->clients, k + 1,
+			       cfg->repeat_rule.is_auto ? " of at most " : " of ", cfg->repeat);
 		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "loadgen: %s\n", err);
 			return rc;
 		}
-		lg_report_print(stdout, cfg, &runs[*n]);
+		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1))
+			print_run_line(&runs[*n], k);
+		else
+			lg_report_print(stdout, cfg, &runs[*n]);
 		fflush(stdout);
+		rates[k] = run_rate(&runs[first], &runs[*n]);
+		(*n)++;
+		if (lg_repeat_done(&cfg->repeat_rule, rates, ++k, &ci_pct))
+			break;
 	}
-	lg_report_summary(stdout, runs, *n);
+	print_repeat_stop(cfg, k, ci_pct);
+	lg_report_summary(stdout, runs + first, k);
+	return 0;
+}
+
+/* Every client count of the sweep in order, each with its own workload (a workload may
+ * depend on ${clients}). *n gets the runs that produced results. */
+static int run_all(struct lg_config *cfg, struct lg_workload **wls, struct lg_run *runs,
+		   size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < cfg->nsweep && !lg_engine_interrupted(); i++) {
+		int rc;
+
+		cfg->clients = cfg->sweep[i];
+		rc = run_count(cfg, wls[i], runs, n);
+		if (rc)
+			return rc;
+	}
+	if (cfg->nsweep > 1)
+		lg_report_scaling(stdout, runs, *n);
 	return 0;
 }
 
@@ -363,9 +443,21 @@ static int preflight(struct lg_config *cfg, struct lg_workload *wl)
 	return 0;
 }
 
+/* Load and check the workload once per client count of the sweep. 0, or -1 (said). */
+static int load_all(struct lg_config *cfg, struct lg_workload **wls)
+{
+	for (size_t i = 0; i < cfg->nsweep; i++) {
+		cfg->clients = cfg->sweep[i];
+		if (load_workload(cfg, &wls[i]) || preflight(cfg, wls[i]))
+			return -1;
+	}
+	cfg->clients = cfg->sweep[0];
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct lg_workload *wl = NULL;
+	struct lg_workload *wls[LG_SWEEP_MAX] = { 0 };
 	struct lg_run *runs = NULL;
 	struct lg_config cfg;
 	struct timespec start;
@@ -380,29 +472,30 @@ int main(int argc, char **argv)
 	if (status)
 		goto out;
 	status = EXIT_USAGE;
-	if (load_workload(&cfg, &wl) || preflight(&cfg, wl))
+	if (load_all(&cfg, wls))
 		goto out;
-	runs = calloc(cfg.repeat, sizeof(*runs));
+	runs = calloc(cfg.repeat * cfg.nsweep, sizeof(*runs));
 	if (!runs)
 		goto out;
 	install_signals();
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
-	rc = run_all(&cfg, wl, runs, &n);
+	rc = run_all(&cfg, wls, runs, &n);
 	if (rc && n == 0) { /* nothing was measured: the run could not start */
 		if (rc == -ENOSPC || rc == -EDQUOT) /* a fault of the target, not of usage */
 			status = EXIT_ERRORS;
 		goto out;
 	}
 	status = rc ? EXIT_ERRORS : run_status(runs, n);
-	if (cfg.json_path && write_json(&cfg, wl, runs, n) && status == 0)
+	if (cfg.json_path && write_json(&cfg, wls[0], runs, n) && status == 0)
 		status = EXIT_ERRORS;
 out:
 	for (size_t i = 0; i < n; i++)
 		lg_run_clear(&runs[i]);
 	free(runs);
-	lg_workload_destroy(wl);
+	for (size_t i = 0; i < LG_SWEEP_MAX; i++)
+		lg_workload_destroy(wls[i]);
 	json_decref(cfg.env);
 	free(cfg.params);
 	return status;

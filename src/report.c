@@ -4,6 +4,7 @@
 #include "loadgen/report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -182,14 +183,62 @@ static void print_verify(FILE *out, const struct lg_run *run)
 void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n)
 {
 	struct lg_stat_summary m, o;
+	const char *warn;
+	double cv;
 
 	if (n < 2 || lg_runs_summarize(runs, n, &m, &o))
 		return;
-	fprintf(out, "\nSummary of %zu runs       mean    stddev       min       max  95%% CI of the mean\n", n);
-	fprintf(out, " MB/sec       %12.3f %9.3f %9.3f %9.3f  [%.3f, %.3f]\n", m.mean, m.stddev,
-		m.min, m.max, m.ci95_lo, m.ci95_hi);
-	fprintf(out, " ops/sec      %12.1f %9.1f %9.1f %9.1f  [%.1f, %.1f]\n", o.mean, o.stddev,
-		o.min, o.max, o.ci95_lo, o.ci95_hi);
+	fprintf(out, "\nSummary of %zu runs       mean    stddev       min       max  95%% CI of the"
+		" mean      CV\n", n);
+	fprintf(out, " MB/sec       %12.3f %9.3f %9.3f %9.3f  [%.3f, %.3f]  %5.2f %%\n", m.mean,
+		m.stddev, m.min, m.max, m.ci95_lo, m.ci95_hi, lg_stat_cv_pct(&m));
+	fprintf(out, " ops/sec      %12.1f %9.1f %9.1f %9.1f  [%.1f, %.1f]  %5.2f %%\n", o.mean,
+		o.stddev, o.min, o.max, o.ci95_lo, o.ci95_hi, lg_stat_cv_pct(&o));
+	cv = lg_stat_cv_pct(m.mean > 0 ? &m : &o);
+	warn = lg_cv_warning(cv);
+	if (warn)
+		fprintf(out, "Warning: CV %.1f %%: %s.\n", cv, warn);
+}
+
+void lg_report_scaling(FILE *out, const struct lg_run *runs, size_t n)
+{
+	struct lg_run *sel = calloc(n ? n : 1, sizeof(*sel));
+	struct lg_count_summary *cs = malloc(sizeof(*cs));
+	unsigned done[LG_SWEEP_MAX];
+	size_t ndone = 0;
+
+	if (!sel || !cs)
+		goto out;
+	fprintf(out, "\nScaling (mean \u00b1 95%% CI of the runs at each client count)\n");
+	fprintf(out, "%8s %5s %22s %12s %12s %12s %7s\n", "clients", "runs", "MB/sec",
+		"ops/sec", "p99 ms", "max ms", "CV %");
+	for (size_t i = 0; i < n && ndone < LG_SWEEP_MAX; i++) {
+		size_t j, k;
+		char mb[48];
+
+		for (j = 0; j < ndone && done[j] != runs[i].nclients; j++)
+			;
+		if (j < ndone)
+			continue;
+		done[ndone++] = runs[i].nclients;
+		k = lg_runs_with_clients(runs, n, runs[i].nclients, sel);
+		if (lg_count_summary(sel, k, cs))
+			break;
+		if (k > 1)
+			snprintf(mb, sizeof(mb), "%.3f \u00b1 %.3f", cs->mbps.mean,
+				 (cs->mbps.ci95_hi - cs->mbps.ci95_lo) / 2);
+		else
+			snprintf(mb, sizeof(mb), "%.3f", cs->mbps.mean);
+		fprintf(out, "%8u %5zu %*s %12.1f %12.3f %12.3f %7.2f%s\n", cs->clients, k,
+			22 + (k > 1), mb, cs->ops.mean,
+			(double)lg_histogram_percentile(&cs->all, 99.0) / 1e6,
+			(double)cs->all.max_ns / 1e6, cs->cv_pct,
+			lg_cv_warning(cs->cv_pct) ? " !" : "");
+	}
+	fprintf(out, "(! CV above %g %%: %s)\n", LG_CV_WARN_PCT, lg_cv_warning(100));
+out:
+	free(sel);
+	free(cs);
 }
 
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)

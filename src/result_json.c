@@ -423,9 +423,37 @@ static json_t *config_json(const struct lg_config *cfg)
 			 "stall_threshold_s", fin(cfg->stall_threshold_s));
 }
 
+/* What sweeps, --repeat auto and --rate-ops add: each run's client count, the counts
+ * of the sweep, the repeat rule and the ops rate. 0 or -ENOMEM. */
+static int add_sweep_keys(json_t *doc, const struct lg_config *cfg, const struct lg_run *runs,
+			  size_t nruns)
+{
+	json_t *config = json_object_get(doc, "config"), *counts = json_array();
+	json_t *a = json_object_get(doc, "runs");
+	int rc = counts ? 0 : -1;
+
+	for (size_t i = 0; rc == 0 && i < nruns; i++)
+		rc = json_object_set_new(json_array_get(a, i), "client_count",
+					 json_integer(I(runs[i].nclients)));
+	for (size_t i = 0; rc == 0 && i < cfg->nsweep; i++)
+		rc = json_array_append_new(counts, json_integer(I(cfg->sweep[i])));
+	if (rc == 0 && cfg->nsweep > 1)
+		rc = json_object_set(config, "client_counts", counts);
+	json_decref(counts);
+	if (rc == 0)
+		rc = json_object_set_new(config, "rate_ops", json_real(fin(cfg->rate_ops)));
+	if (rc == 0 && cfg->repeat_rule.is_auto)
+		rc = json_object_set_new(config, "repeat_auto",
+					 json_pack("{s:f, s:I, s:I}", "ci_pct", cfg->repeat_rule.pct,
+						   "min", I(LG_REPEAT_AUTO_MIN), "max",
+						   I(cfg->repeat_rule.max)));
+	return rc ? -ENOMEM : 0;
+}
+
 json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_workload *wl,
 			     const struct lg_run *runs, size_t nruns)
 {
+	json_t *doc;
 	json_t *env = NULL, *a = json_array();
 
 	for (size_t i = 0; a && i < nruns; i++) {
@@ -438,7 +466,7 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 		env = json_incref(cfg->env);
 	else if (lg_sysinfo_json(cfg->directory, cfg->argc, cfg->argv, NULL, &env) != 0)
 		env = NULL;
-	return json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o, s:o*}",
+	doc = json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o, s:o*}",
 			 "schema", SCHEMA,
 			 "loadgen", "version", LOADGEN_VERSION,
 			 "command", command_json(cfg),
@@ -447,6 +475,11 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 			 "config", config_json(cfg),
 			 "runs", a,
 			 "summary", lg_summary_json(runs, nruns));
+	if (doc && add_sweep_keys(doc, cfg, runs, nruns)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }
 
 __attribute__((format(printf, 4, 5)))

@@ -81,19 +81,113 @@ json_t *lg_fairness_json(const struct lg_run *run)
 
 static json_t *summary_one(const struct lg_stat_summary *s)
 {
-	return json_pack("{s:I, s:f, s:o, s:f, s:f, s:[o, o]}", "n", I(s->n), "mean", s->mean,
-			 "stddev", real_or_null(s->stddev), "min", s->min, "max", s->max,
-			 "ci95", real_or_null(s->ci95_lo), real_or_null(s->ci95_hi));
+	return json_pack("{s:I, s:f, s:o, s:f, s:f, s:[o, o], s:o}", "n", I(s->n), "mean",
+			 s->mean, "stddev", real_or_null(s->stddev), "min", s->min, "max", s->max,
+			 "ci95", real_or_null(s->ci95_lo), real_or_null(s->ci95_hi),
+			 "cv_pct", real_or_null(lg_stat_cv_pct(s)));
+}
+
+size_t lg_runs_with_clients(const struct lg_run *runs, size_t n, unsigned clients,
+			    struct lg_run *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].nclients == clients)
+			out[k++] = runs[i];
+	return k;
+}
+
+int lg_count_summary(const struct lg_run *runs, size_t n, struct lg_count_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->clients = runs[0].nclients;
+	out->n = n;
+	lg_histogram_init(&out->all);
+	for (size_t i = 0; i < n; i++)
+		lg_histogram_add(&out->all, &runs[i].all);
+	if (lg_runs_summarize(runs, n, &out->mbps, &out->ops))
+		return -ENOMEM;
+	/* the rate that varies: MB/s, or ops/s for workloads that move no data */
+	out->cv_pct = lg_stat_cv_pct(out->mbps.mean > 0 ? &out->mbps : &out->ops);
+	return 0;
+}
+
+const char *lg_cv_warning(double cv_pct)
+{
+	if (!(cv_pct > LG_CV_WARN_PCT))
+		return NULL;
+	return "runs vary more than a few percent: usual causes are too short a run (-t),"
+	       " caches (a longer --warmup, --drop-caches) and a busy machine";
+}
+
+static json_t *count_json(const struct lg_count_summary *c)
+{
+	const char *warn = lg_cv_warning(c->cv_pct);
+
+	return json_pack("{s:I, s:I, s:o, s:o, s:{s:I, s:I}, s:o, s:o}", "clients",
+			 I(c->clients), "runs", I(c->n), "throughput_mbps", summary_one(&c->mbps),
+			 "ops_per_s", summary_one(&c->ops), "latency_ns", "p99",
+			 I(lg_histogram_percentile(&c->all, 99.0)), "max", I(c->all.max_ns),
+			 "cv_pct", real_or_null(c->cv_pct),
+			 "cv_warning", warn ? json_string(warn) : json_null());
+}
+
+/* The runs' distinct client counts, in the order first run. */
+static size_t distinct_counts(const struct lg_run *runs, size_t n, unsigned *counts)
+{
+	size_t k = 0, j;
+
+	for (size_t i = 0; i < n; i++) {
+		for (j = 0; j < k && counts[j] != runs[i].nclients; j++)
+			;
+		if (j == k)
+			counts[k++] = runs[i].nclients;
+	}
+	return k;
+}
+
+/* by_clients: one summary per client count. */
+static json_t *by_clients_json(const struct lg_run *runs, size_t n)
+{
+	unsigned *counts = calloc(n, sizeof(*counts));
+	struct lg_run *sel = calloc(n, sizeof(*sel));
+	struct lg_count_summary *cs = malloc(sizeof(*cs));
+	json_t *a = counts && sel && cs ? json_array() : NULL;
+	size_t k = a ? distinct_counts(runs, n, counts) : 0;
+
+	for (size_t i = 0; a && i < k; i++) {
+		size_t m = lg_runs_with_clients(runs, n, counts[i], sel);
+
+		if (lg_count_summary(sel, m, cs) || json_array_append_new(a, count_json(cs))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	free(counts);
+	free(sel);
+	free(cs);
+	return a;
 }
 
 json_t *lg_summary_json(const struct lg_run *runs, size_t n)
 {
 	struct lg_stat_summary m, o;
+	json_t *by, *doc;
 
-	if (n == 0 || lg_runs_summarize(runs, n, &m, &o))
+	if (n == 0 || !(by = by_clients_json(runs, n)))
 		return NULL;
-	return json_pack("{s:o, s:o}", "throughput_mbps", summary_one(&m),
-			 "ops_per_s", summary_one(&o));
+	if (json_array_size(by) > 1) /* a sweep: no summary across client counts */
+		return json_pack("{s:o}", "by_clients", by);
+	if (lg_runs_summarize(runs, n, &m, &o)) {
+		json_decref(by);
+		return NULL;
+	}
+	doc = json_pack("{s:o, s:o, s:O, s:O, s:o}", "throughput_mbps", summary_one(&m),
+			"ops_per_s", summary_one(&o), "cv_pct",
+			json_object_get(json_array_get(by, 0), "cv_pct"), "cv_warning",
+			json_object_get(json_array_get(by, 0), "cv_warning"), "by_clients", by);
+	return doc;
 }
 
 void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "loadgen/statistics.h"
+#include "loadgen/sweep.h"
 #include "loadgen/stats.h"
 
 /* Run i's throughput (MB/s) and ops/s, as the result file states them. */
@@ -17,6 +18,26 @@ double lg_run_ops_per_s(const struct lg_run *run);
 /* Summaries over runs of throughput (*mbps) and ops/s (*ops). 0 or -ENOMEM. */
 int lg_runs_summarize(const struct lg_run *runs, size_t n, struct lg_stat_summary *mbps,
 		      struct lg_stat_summary *ops);
+
+/* One client count's runs summarised: throughput, ops/s, their variation, and latency
+ * from the runs' histograms merged. */
+struct lg_count_summary {
+	unsigned clients;             /* the client count */
+	size_t n;                     /* runs */
+	struct lg_stat_summary mbps;  /* throughput over the runs */
+	struct lg_stat_summary ops;   /* ops/s over the runs */
+	double cv_pct;                /* CV of MB/s (of ops/s when no data moves); NaN n < 2 */
+	struct lg_histogram all;      /* every op of every run */
+};
+
+/* Copy the runs with client count clients into out (room for n); returns how many. The
+ * copies share what the runs own. */
+size_t lg_runs_with_clients(const struct lg_run *runs, size_t n, unsigned clients,
+			    struct lg_run *out);
+/* Summarise runs[0..n-1] (n >= 1, one client count). 0 or -ENOMEM. */
+int lg_count_summary(const struct lg_run *runs, size_t n, struct lg_count_summary *out);
+/* The warning for a coefficient of variation above LG_CV_WARN_PCT, or NULL. */
+const char *lg_cv_warning(double cv_pct);
 
 /* JSON objects ("stalls", "fairness" of a run; "summary" of all runs), new references,
  * NULL on -ENOMEM. */

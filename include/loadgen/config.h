@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "loadgen/sweep.h"
 #include "loadgen/workload.h"
 
 /* Defaults, documented in README.md and --help. */
@@ -16,7 +17,9 @@
 
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
-	unsigned clients;      /* concurrent clients */
+	unsigned clients;      /* concurrent clients (of the run being made, in a sweep) */
+	unsigned sweep[LG_SWEEP_MAX]; /* every client count to run, in order */
+	size_t nsweep;         /* entries in sweep, >= 1 */
 	const char *mode;      /* "threads" or "processes" */
 	const char *loadfile;  /* workload path, NULL for the built-in one */
 	const char *directory; /* where the run directory is created */
@@ -34,10 +37,13 @@ struct lg_config {
 	bool fsync_writes;     /* -F: fsync after every write */
 	bool direct;           /* --direct: O_DIRECT on every open */
 	double rate_mbps;      /* -R: per-client limit in MB/s (10^6 bytes), 0 = none */
+	double rate_ops;       /* --rate-ops: per-client limit in ops/s, 0 = none */
 	bool end_sync;         /* --end-sync: a final syncfs is part of the measured time */
 	bool drop_caches;      /* --drop-caches: drop the page cache before measuring */
 	bool verify;           /* --verify: self-describing blocks, checked on every read */
-	unsigned repeat;       /* --repeat: measured runs in this invocation (>= 1) */
+	unsigned repeat;       /* --repeat: measured runs per client count (>= 1; the most
+				  with auto) */
+	struct lg_repeat repeat_rule; /* --repeat as given: K, or auto with its limits */
 	double interval_s;     /* --interval: timeline and progress interval */
 	double stall_threshold_s; /* --stall-threshold: ops this slow are stalls */
 	struct lg_param *params; /* -p overrides (strings borrowed) */

@@ -17,5 +17,8 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 /* After repeated runs: mean, stddev, min, max and the 95 % CI of throughput and ops/s.
  * Prints nothing for fewer than 2 runs. */
 void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n);
+/* After a client sweep: a row per client count (runs, MB/s mean +/- 95 % CI, ops/s, p99
+ * and max latency of the merged histograms, CV). */
+void lg_report_scaling(FILE *out, const struct lg_run *runs, size_t n);
 
 #endif
