@@ -45,6 +45,8 @@ def complete(line):
     prog = "\n".join([
         "source %s" % BASH_COMPLETION,
         "source %s" % shlex.quote(script),
+        # compopt works only inside a real completion: record what was asked instead.
+        "compopt() { printf 'compopt %s\\n' \"$*\" >&2; }",
         "cd %s" % shlex.quote(work),
         "COMP_WORDS=(%s)" % " ".join(shlex.quote(w) for w in words),
         "COMP_CWORD=%d" % (len(words) - 1),
@@ -56,7 +58,10 @@ def complete(line):
     ])
     p = subprocess.run([bash, "--norc", "--noprofile", "-c", prog], capture_output=True,
                        text=True)
-    check(p.returncode == 0 and not p.stderr, "bash ran the completion of %r" % line, p)
+    errors = [l for l in p.stderr.splitlines() if not l.startswith("compopt ")]
+    check(p.returncode == 0 and not errors, "bash ran the completion of %r" % line, p)
+    complete.compopt = [l.split(" ", 1)[1] for l in p.stderr.splitlines()
+                        if l.startswith("compopt ")]
     return sorted(w for w in p.stdout.split("\n") if w)
 
 
@@ -93,5 +98,12 @@ expect("loadgen show ", want=shipped)
 expect("loadgen -D ", exact=["results"])
 expect("loadgen --json ", exact=["base.json", "new.json", "results"])
 expect("loadgen -t ", exact=[])
+expect("loadgen -c fileserver -p ", exact=["appendsize=", "filesize=", "iosize=", "nfiles="])
+check("-o nospace" in complete.compopt, "  ... with no space after NAME=")
+expect("loadgen -p fi --loadfile fileserver.yaml -p n", exact=["nfiles="])
+expect("loadgen --param ", want=["bs=", "large="])  # the built-in netbench
+write(os.path.join(work, "p.yaml"), "name: p\nparams:\n  alpha: 1\n  # c: 2\n  beta_2: 3\n"
+      "run:\n  - sleep: 1ms\n")
+expect("loadgen -c p.yaml -p ", exact=["alpha=", "beta_2="])
 expect("loadgen -c fileserver 4 ", absent=["compare", "report"])
 shutil.rmtree(top)
