@@ -76,18 +76,26 @@ static int same_dir(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
+/* dst = dir + "/" + rel (rel may be empty: dir alone); 1 when it fit, else 0. */
+static int join(char *dst, size_t len, const char *dir, const char *rel)
+{
+	int n = snprintf(dst, len, "%s%s%s", dir, *rel ? "/" : "", rel);
+
+	return n > 0 && (size_t)n < len;
+}
+
 size_t lg_loadfile_datadirs(char dirs[][LG_LOADFILE_PATH_MAX], size_t max)
 {
 	char exe[LG_LOADFILE_PATH_MAX];
 	size_t n = 0;
 	int have_exe = exe_dir(exe, sizeof(exe)) == 0;
 
-	if (have_exe && n < max && strlen(exe) + sizeof(LG_DATADIR_REL) + 1 <= sizeof(dirs[0]))
-		snprintf(dirs[n++], sizeof(dirs[0]), "%s/%s", exe, LG_DATADIR_REL);
+	if (have_exe && n < max)
+		n += (size_t)join(dirs[n], sizeof(dirs[0]), exe, LG_DATADIR_REL);
 	if (have_exe && n < max && same_dir(exe, LG_BUILD_DIR) && *LG_SOURCE_LOADFILES)
-		snprintf(dirs[n++], sizeof(dirs[0]), "%s", LG_SOURCE_LOADFILES);
+		n += (size_t)join(dirs[n], sizeof(dirs[0]), LG_SOURCE_LOADFILES, "");
 	if (n < max && *LG_INSTALL_LOADFILES)
-		snprintf(dirs[n++], sizeof(dirs[0]), "%s", LG_INSTALL_LOADFILES);
+		n += (size_t)join(dirs[n], sizeof(dirs[0]), LG_INSTALL_LOADFILES, "");
 	return n;
 }
 
