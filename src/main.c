@@ -82,7 +82,8 @@ static void usage(FILE *f)
 		"  -t, --time SECONDS     length of the measured phase (default %g)\n"
 		"      --warmup SECONDS   warm-up before measuring, results discarded (default %g)\n"
 		"      --run-once         each client runs the run phase once; no warm-up\n"
-		"  -p, --param NAME=VALUE set a workload parameter (repeatable)\n"
+		"  -p, --param NAME=VALUE\n"
+		"                         set a workload parameter (repeatable)\n"
 		"      --seed N           seed of the per-client random streams (default %d)\n"
 		"      --json FILE        write the result as JSON to FILE (atomically)\n"
 		"      --keep             leave the run directory and its files in place\n"
@@ -103,10 +104,12 @@ static void usage(FILE *f)
 		"                         phase (root only)\n"
 		"      --repeat K         measure K runs, each in a fresh run directory, and\n"
 		"                         summarise them (mean, stddev, 95%% CI, CV)\n"
-		"      --repeat auto[:PCT[:MAX]]  run until the 95%% CI of throughput is within\n"
-		"                         PCT %% of the mean (default %g) or MAX runs (default\n"
-		"                         %d), at least %d\n"
-		"      --interval SECONDS progress and timeline interval (default %g)\n"
+		"      --repeat auto[:PCT[:MAX]]\n"
+		"                         run until the 95%% CI of throughput is within PCT %%\n"
+		"                         of the mean (default %g) or MAX runs (default %d), at\n"
+		"                         least %d\n"
+		"      --interval SECONDS\n"
+		"                         progress and timeline interval (default %g)\n"
 		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
 		"      --verify           write self-describing blocks and check every read of\n"
 		"                         them; a mismatch exits 4\n"
@@ -266,17 +269,16 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 
 static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 {
-	char err[1024], *text = NULL;
+	char err[1024], path[LG_LOADFILE_PATH_MAX], *text = NULL;
 	size_t len = 0;
 	int rc;
 
 	if (!cfg->loadfile)
 		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
 				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
-	else if ((rc = lg_loadfile_read(cfg->loadfile, &text, &len)))
-		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
-	else
-		rc = lg_loadfile_compile(cfg->loadfile, text, len, cfg->params, cfg->nparams,
+	else if (!(rc = lg_loadfile_load(cfg->loadfile, &text, &len, path, sizeof(path), err,
+					 sizeof(err))))
+		rc = lg_loadfile_compile(path, text, len, cfg->params, cfg->nparams,
 					 cfg->clients, wl, err, sizeof(err));
 	free(text);
 	if (rc)

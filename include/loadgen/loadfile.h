@@ -7,6 +7,8 @@
 #include "loadgen/workload.h"
 
 #define LG_LOADFILE_MAX (256u << 20) /* largest loadfile read (dbench's is ~26 MB) */
+#define LG_LOADFILE_NDIRS 3          /* data directories searched by name, at most */
+#define LG_LOADFILE_PATH_MAX 4096    /* longest data directory or found path, with NUL */
 
 /* Read all of path into a NUL-terminated malloc'd buffer (*text, caller frees).
  * Returns 0, or a negative errno (-EFBIG past LG_LOADFILE_MAX). */
@@ -18,5 +20,25 @@ int lg_loadfile_read(const char *path, char **text, size_t *len);
 int lg_loadfile_compile(const char *name, const char *text, size_t len,
 			const struct lg_param *params, size_t nparams, unsigned clients,
 			struct lg_workload **wl, char *err, size_t errlen);
+
+/* Finding loadfiles by name (src/loadfile_find.c). */
+
+/* The directories an installed loadfile is looked up in, in order (see loadfile_find.c):
+ * next to the executable (../share/loadgen/loadfiles), the source tree's loadfiles/ when
+ * running from the build directory, the configured install prefix's. Returns how many
+ * were written to dirs (at most max). */
+size_t lg_loadfile_datadirs(char dirs[][LG_LOADFILE_PATH_MAX], size_t max);
+
+/* Resolve name into path: name itself when it is a file here or contains a '/'; else the
+ * first of DIR/name, DIR/name.yaml over dirs. Returns 0, -ENOENT (nothing found), or
+ * -ENAMETOOLONG. */
+int lg_loadfile_search(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX],
+		       size_t ndirs, char *path, size_t pathlen);
+
+/* Resolve name over lg_loadfile_datadirs and read it (lg_loadfile_read): *text (caller
+ * frees), *len and the resolved path. Returns 0, or a negative errno with err filled
+ * ("NAME: No such file or directory; no installed loadfile ... in DIRS", "PATH: why"). */
+int lg_loadfile_load(const char *name, char **text, size_t *len, char *path, size_t pathlen,
+		     char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Write a section-1 man page from `loadgen [SUBCOMMAND] --help` with help2man, so the
+# page's options are the binary's options (tests/integration/test_manpages.py checks it).
+#
+# Usage: mkman.sh HELP2MAN LOADGEN SUBCOMMAND VERSION SUMMARY INCLUDE OUTPUT [FALLBACK]
+#   SUBCOMMAND  "" for loadgen itself, else e.g. "compare" (the page is loadgen-compare)
+#   INCLUDE     help2man include file: the sections --help does not hold (FILES, EXAMPLES..)
+#   FALLBACK    help text to use while the binary does not have SUBCOMMAND yet
+#
+# The help text is fed to help2man through a small wrapper that makes the extra usage
+# lines ("       loadgen compare ...") help2man's "   or: ..." form, so they land in
+# the SYNOPSIS, not in the DESCRIPTION.
+set -eu
+[ $# -ge 7 ] || { echo "usage: $0 HELP2MAN LOADGEN SUBCOMMAND VERSION SUMMARY INCLUDE OUTPUT [FALLBACK]" >&2; exit 2; }
+help2man=$1 loadgen=$2 sub=$3 version=$4 summary=$5 include=$6 output=$7 fallback=${8:-}
+name=loadgen${sub:+-$sub}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2086 # $sub is one word or none
+# A binary without SUBCOMMAND may print its main help instead: check the usage line.
+if "$loadgen" $sub --help >"$tmp/help" 2>"$tmp/err" &&
+	head -n 1 "$tmp/help" | grep -q "^Usage: loadgen ${sub:+$sub }"; then
+	:
+elif [ -n "$fallback" ]; then
+	cp "$fallback" "$tmp/help"
+else
+	echo "$0: '$loadgen${sub:+ $sub} --help' failed:" >&2
+	cat "$tmp/err" >&2
+	exit 1
+fi
+awk 'NR == 1 && /^Usage:/ { usage = 1; print; next }
+     usage && /^ +loadgen / { sub(/^ +/, "   or: "); print; next }
+     { usage = 0; print }' "$tmp/help" >"$tmp/help.txt"
+cat >"$tmp/$name" <<WRAP
+#!/bin/sh
+cat '$tmp/help.txt'
+WRAP
+chmod +x "$tmp/$name"
+"$help2man" --no-info --no-discard-stderr --section=1 --name="$summary" \
+	--version-string="$name $version" --include="$include" \
+	--manual="loadgen manual" --source="loadgen $version" \
+	--output="$output.tmp" "$tmp/$name"
+mv "$output.tmp" "$output"

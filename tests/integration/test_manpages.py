@@ -1,0 +1,164 @@
+"""The man pages say what the binary does: every option of `loadgen [SUB] --help` is an
+option entry of the page built from it (build/man, cmake/install.cmake) and the page has no
+option that --help lacks; every option the code accepts (its getopt table) is in --help;
+the pages render without groff errors; loadgen-workload(5) has every section of
+loadfiles/README.md. The checker is first shown to catch an option added to one side only.
+Exit 77 (skipped) when the build has no man pages (LOADGEN_MAN off: no help2man/pandoc)."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from lgtest import LOADGEN, SOURCE, check
+
+MANDIR = os.path.join(os.path.dirname(LOADGEN), "man")
+PAGES = {"loadgen": None, "loadgen-compare": "compare", "loadgen-import": "import",
+         "loadgen-report": "report"}
+OPT = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9-]*")
+TYPESETTING = ("cannot adjust", "can't break", "not fit", "wider than line")
+
+
+def help_options(text):
+    """Options defined by a --help text: the option words of lines that start (indented
+    by at most 8 spaces) with '-', up to the gap before the description."""
+    opts = set()
+    for line in text.splitlines():
+        m = re.match(r"^ {1,8}(-\S.*?)(?: {2,}|$)", line)
+        if m:
+            opts.update(o for o in OPT.findall(m.group(1)) if not o.startswith("---"))
+    return opts
+
+
+def roff_text(s):
+    s = s.replace("\\-", "-").replace("\\,", "").replace("\\/", "")
+    for name, char in (("aq", "'"), ("dq", '"'), ("em", "\u2014"), ("ti", "~"), ("ha", "^")):
+        s = s.replace("\\[%s]" % name, char)
+    return re.sub(r"\\f(\[[^\]]*\]|.)", "", s)
+
+
+def man_options(roff):
+    """Options the page defines: the option words at the start of each .TP tag. A help
+    line that help2man could not read as an option shows up as a .HP paragraph that
+    starts with '-': returned separately, as it is an option without an entry."""
+    lines = roff.splitlines()
+    opts, broken = set(), []
+    for i, line in enumerate(lines[:-1]):
+        nxt = roff_text(lines[i + 1]).strip()
+        if line.startswith(".TP") and nxt.startswith("-"):
+            for word in re.split(r"[\s,]+", nxt):
+                if not OPT.fullmatch(word):
+                    break
+                opts.add(word)
+        elif line.startswith(".HP") and nxt.startswith("-"):
+            broken.append(nxt)
+    return opts, broken
+
+
+def code_options(sub):
+    """Options the getopt table of SUB's source accepts (None when no file has one)."""
+    want = "Usage: loadgen " + (sub + " " if sub else "[")
+    for path in glob.glob(os.path.join(SOURCE, "src", "*.c")):
+        src = open(path).read()
+        if want not in src or "struct option" not in src:
+            continue
+        opts = {"--" + n for n in re.findall(
+            r'\{\s*"([A-Za-z0-9-]+)"\s*,\s*(?:no|required|optional)_argument', src)}
+        for n in re.findall(r"_argument\s*,\s*NULL\s*,\s*'(.)'", src):
+            opts.add("-" + n)
+        for optstring in re.findall(r'getopt_long\([^,]+,[^,]+,\s*"([^"]*)"', src):
+            opts.update("-" + c for c in optstring if c.isalnum())
+        return opts
+    return None
+
+
+def differences(help_opts, page_opts, broken):
+    """What is wrong between --help and the page, as sentences (empty when they agree)."""
+    out = ["in --help but not in the man page: " + o for o in sorted(help_opts - page_opts)]
+    out += ["in the man page but not in --help: " + o for o in sorted(page_opts - help_opts)]
+    out += ["help line not laid out as an option (needs 2 spaces before the text): " + b
+            for b in broken]
+    return out
+
+
+def help_text(sub):
+    args = [LOADGEN] + ([sub] if sub else []) + ["--help"]
+    p = subprocess.run(args, capture_output=True, text=True)
+    first = p.stdout.splitlines()[0] if p.stdout else ""
+    if p.returncode == 0 and first.startswith("Usage: loadgen " + (sub + " " if sub else "")):
+        return p.stdout
+    fallback = os.path.join(SOURCE, "man", "loadgen-%s.help" % sub)
+    check(os.path.exists(fallback), "loadgen %s --help works or man/ has its text" % sub, p)
+    print("note: loadgen %s: no such subcommand in this binary; page from %s" % (sub, fallback))
+    return open(fallback).read()
+
+
+if not os.path.isdir(MANDIR):
+    print("SKIP: no man pages in %s (configure found no help2man/pandoc)" % MANDIR)
+    sys.exit(77)
+
+# The checker catches an option added on one side only (here, to copies of loadgen's).
+roff = open(os.path.join(MANDIR, "loadgen.1")).read()
+text = help_text(None)
+base = set(differences(help_options(text), *man_options(roff)))
+
+
+def added(help_copy, roff_copy):
+    return sorted(set(differences(help_options(help_copy), *man_options(roff_copy))) - base)
+
+
+more_help = text + "      --probe-help-only        an option added to --help only\n"
+check(added(more_help, roff) == ["in --help but not in the man page: --probe-help-only"],
+      "checker: catches a --help-only option")
+more_man = roff.replace(".SH EXAMPLES", ".TP\n\\fB\\-\\-probe\\-man\\-only\\fR\nadded\n.SH EXAMPLES")
+check(added(text, more_man) == ["in the man page but not in --help: --probe-man-only"],
+      "checker: catches a man-only option")
+squeezed = text.replace("--keep             leave", "--keep leave")
+check(any("--keep" in d for d in added(squeezed, roff.replace(
+    ".TP\n\\fB\\-\\-keep\\fR\n", ".HP\n\\fB\\-\\-keep\\fR "))),
+      "checker: catches a help line help2man cannot read")
+
+for page, sub in PAGES.items():
+    path = os.path.join(MANDIR, page + ".1")
+    check(os.path.exists(path), "%s.1 was built" % page)
+    text = help_text(sub)
+    help_opts = help_options(text)
+    page_opts, broken = man_options(open(path).read())
+    check(len(help_opts) >= 2, "%s: --help lists options (%d)" % (page, len(help_opts)))
+    problems = differences(help_opts, page_opts, broken)
+    check(not problems, "%s(1): the options of --help and the page agree (%s)" % (
+        page, " ".join(sorted(page_opts))) + "".join("\n  " + p for p in problems))
+    code = code_options(sub)
+    if code is None:
+        print("note: %s: no getopt table found in src/, code not compared" % page)
+        continue
+    check(code == help_opts, "%s: the getopt table and --help agree" % page +
+          "".join("\n  accepted but not in --help: " + o for o in sorted(code - help_opts)) +
+          "".join("\n  in --help but not accepted: " + o for o in sorted(help_opts - code)))
+
+# loadgen-workload(5) is loadfiles/README.md: every section is there.
+workload = roff_text(open(os.path.join(MANDIR, "loadgen-workload.5")).read())
+readme = open(os.path.join(SOURCE, "loadfiles", "README.md")).read()
+sections = re.findall(r"^##+ (.+)$", readme, re.M)
+for name in ["NAME", "DESCRIPTION", "SEE ALSO"] + [re.sub(r"`", "", s) for s in sections]:
+    found = re.search(r'^\.S[HS] "?' + re.escape(name) + r'"?\s*$', workload, re.M)
+    check(found, "loadgen-workload(5) has the section '%s'" % name)
+check("client${client}" in workload and "\n.TS" in open(
+    os.path.join(MANDIR, "loadgen-workload.5")).read(),
+      "loadgen-workload(5) keeps the examples and the tables")
+
+# Every page renders, without errors (typesetting notes about long table cells aside).
+man = shutil.which("man")
+if not man:
+    print("note: no man(1) here: rendering not checked")
+for page in sorted(os.listdir(MANDIR)) if man else []:
+    if page.endswith(".gz"):
+        continue
+    p = subprocess.run([man, "--warnings", "-l", os.path.join(MANDIR, page)],
+                       capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
+    bad = [l for l in p.stderr.splitlines()
+           if l.strip() and not any(t in l for t in TYPESETTING) and
+           not l.startswith("warning: file '<standard input>'")]
+    check(p.returncode == 0 and not bad and len(p.stdout) > 500,
+          "man -l %s renders (%d bytes)" % (page, len(p.stdout)) + "".join("\n  " + b for b in bad))
