@@ -56,7 +56,7 @@ check(res.rc == 0 and s["ops_per_s"]["n"] == 2 and "cv_pct" in s["ops_per_s"] an
       s["by_clients"][0]["clients"] == 2, "single count: summary keys as before", res)
 
 # --repeat auto: a steady rate stops at 3 runs; a target that cannot be met runs to MAX.
-res = run(["-D", d, "-q", "-t", "0.5", "--warmup", "0.1", "--rate-ops", "200",
+res = run(["-D", d, "-q", "-t", "1.5", "--warmup", "0.2", "--rate-ops", "200",
            "--repeat", "auto:5:10", "-c", stat1, "2"], workdir=d)
 check(res.rc == 0 and len(res.json["runs"]) == 3 and "Stopped after 3 runs" in res.out,
       "--repeat auto:5:10 stops at 3 runs on a steady rate-limited workload", res)
