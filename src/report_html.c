@@ -5,7 +5,7 @@
  * network), our style sheet, the data object as application/json, Chart.js, and our
  * drawing script. Chart.js and our assets are compiled into the binary
  * (cmake/embed.cmake), so a report can be written on a machine without the Debian
- * package. The data object is dumped with every '/' escaped, so no "</script>" can
+ * package. The data object is dumped with every '<' escaped, so no "</script>" can
  * appear inside its block whatever a path or label holds. */
 #include "loadgen/report_html.h"
 
@@ -87,6 +87,25 @@ static int put_script(FILE *f, const char *js, size_t len)
 	return 0;
 }
 
+/* The data object as JSON with every '<' written as \u003c (it can only occur inside
+ * strings), so no "</script" or "<!--" in a path or label can end or confuse the
+ * block. */
+static int put_data(FILE *f, const json_t *data)
+{
+	char *s = json_dumps(data, JSON_COMPACT);
+
+	if (!s)
+		return -ENOMEM;
+	for (const char *p = s; *p; p++) {
+		if (*p == '<')
+			fputs("\\u003c", f);
+		else
+			fputc(*p, f);
+	}
+	free(s);
+	return 0;
+}
+
 static int write_page(FILE *f, const json_t *data, const char *title)
 {
 	int rc;
@@ -105,8 +124,8 @@ static int write_page(FILE *f, const json_t *data, const char *title)
 	      "the data is in the lg-data block of this file.</p></noscript></main>\n", f);
 	rc = put_script(f, error_catcher, sizeof(error_catcher) - 1);
 	fputs("<script type=\"application/json\" id=\"lg-data\">", f);
-	if (rc == 0 && json_dumpf(data, f, JSON_COMPACT | JSON_ESCAPE_SLASH) != 0)
-		rc = -ENOMEM;
+	if (rc == 0)
+		rc = put_data(f, data);
 	fputs("</script>\n", f);
 	if (rc == 0)
 		rc = put_script(f, lg_asset_chartjs, lg_asset_chartjs_len);

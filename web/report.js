@@ -74,8 +74,15 @@
 		var box = add(fig, 'div', { 'class': 'chartbox' });
 		return { fig: fig, canvas: add(box, 'canvas', { 'aria-label': caption, role: 'img' }) };
 	}
+	/* Log axes: label only 1, 2 and 5 times a power of ten, written plainly. */
+	function logTick(v) {
+		var m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+		if ([1, 2, 5].every(function (k) { return Math.abs(m - k) > 1e-6; })) return '';
+		return String(Number(v.toPrecision(1)));
+	}
 	function axis(title, type, extra) {
 		var a = { type: type || 'linear', title: { display: true, text: title } };
+		if (type === 'logarithmic') a.ticks = { callback: logTick, autoSkip: false };
 		Object.keys(extra || {}).forEach(function (k) { a[k] = extra[k]; });
 		return a;
 	}
@@ -232,7 +239,7 @@
 			ds.push({ type: 'scatter', label: f.name + ' runs', data: f[key].values.map(function (v) { return { x: f.name, y: v }; }),
 				pointStyle: st.marker, backgroundColor: st.color, borderColor: st.color, pointRadius: 4 });
 		});
-		draw(fig, id, 'bar', ds, { x: axis('result file', 'category'), y: axis(unit, 'linear', { beginAtZero: true }) }, names);
+		draw(fig, id, 'bar', ds, { x: axis('result file', 'category'), y: axis(unit, 'linear', { min: 0 }) }, names);
 		numbers(fig.fig, ['file', 'runs', 'mean', '95 % CI', 'values'], data.files.map(function (f) {
 			var s = f[key];
 			return [f.name, String(s.n), fmt(s.mean, digits), s.n >= 2 ? fmt(s.ci95_lo, digits) + ' \u2026 ' + fmt(s.ci95_hi, digits) : '-',
@@ -283,7 +290,7 @@
 		if (stalls.length)
 			ds.push({ type: 'scatter', label: 'stall (no op completed, or an op \u2265 the stall threshold)', data: stalls,
 				pointStyle: 'triangle', pointRadius: 8, borderColor: '#D55E00', backgroundColor: '#D55E00' });
-		draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)'),
+		draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }),
 			y: axis(unit, log ? 'logarithmic' : 'linear', log ? {} : { beginAtZero: true }) });
 		var head = ['interval end (s)'].concat(ser.map(function (s) { return s.label; }));
 		var rows = ser[0].t.map(function (t, i) {
@@ -400,7 +407,7 @@
 				.map(function (p) { return { x: p.x, y: p.hi }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
 			pts.forEach(function (p) { rows.push([f.name, String(p.x), fmt(p.mean, 2), fmt(p.lo, 2) + ' \u2026 ' + fmt(p.hi, 2)]); });
 		});
-		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic'), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
+		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic', { ticks: { autoSkip: false, callback: function (v) { return Math.log2(v) % 1 === 0 ? String(v) : ''; } } }), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
 		numbers(fig.fig, ['file', 'clients', 'MB/s mean', '95 % CI'], rows);
 	}
 	function sysChart(parent) {
@@ -417,7 +424,7 @@
 			var ds = keys.map(function (k, i) {
 				return line(k, xy(r.series.t, sys.map(function (e) { return e && e.cpu ? e.cpu[k] : null; })), style(i));
 			});
-			draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)'), y: axis('CPU (% of the interval)', 'linear', { beginAtZero: true }) });
+			draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }), y: axis('CPU (% of the interval)', 'linear', { beginAtZero: true }) });
 			numbers(fig.fig, ['t (s)'].concat(keys), r.series.t.map(function (t, i) {
 				return [fmt(t, 2)].concat(keys.map(function (k) { return fmt(sys[i] && sys[i].cpu ? sys[i].cpu[k] : null); }));
 			}));
@@ -449,7 +456,8 @@
 			errors: (window.lgErrors || []).concat(consoleErrors),
 			resources: performance.getEntriesByType('resource').length,
 			verdicts: (data && data.comparisons || []).map(function (c) { return { file: c.file, verdict: c.verdict }; }),
-			files: data ? data.files.length : 0
+			files: data ? data.files.length : 0,
+			ms_since_navigation: Math.round(performance.now())
 		};
 		var pre = el('pre', { id: 'lg-status', hidden: '', 'data-done': '1' }, JSON.stringify(s));
 		document.body.appendChild(pre);
