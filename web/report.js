@@ -4,7 +4,9 @@
  * readable without the chart). A chart is drawn only where the data has its numbers.
  * Series keep one colour, dash pattern and marker per file (or per run in a single
  * file), from the Okabe-Ito palette in an order that also separates in greyscale.
- * When done, a JSON summary of what was drawn goes into #lg-status (used by tests). */
+ * The text and tables are built first; the charts are then drawn one per task, so the
+ * page shows at once and fills in. When all are drawn, a JSON summary of what was drawn
+ * goes into #lg-status (used by tests). */
 (function () {
 	'use strict';
 	var PALETTE = ['#000000', '#E69F00', '#0072B2', '#D55E00', '#56B4E9', '#009E73',
@@ -12,6 +14,7 @@
 	var DASHES = [[], [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [1, 5], [12, 6], [6, 2, 2, 2]];
 	var MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'cross',
 		'rectRounded'];
+	var started = performance.now(); /* when this script began: draw time = now - started */
 	var consoleErrors = [];
 	var charts = [];
 	var data, root, compare;
@@ -74,10 +77,13 @@
 		var box = add(fig, 'div', { 'class': 'chartbox' });
 		return { fig: fig, canvas: add(box, 'canvas', { 'aria-label': caption, role: 'img' }) };
 	}
-	/* Log axes: label only 1, 2 and 5 times a power of ten, written plainly. */
-	function logTick(v) {
+	/* Log axes: label 1, 2 and 5 times a power of ten (only the powers when the axis
+	 * spans more than three decades), written plainly. */
+	function logTick(v, i, ticks) {
+		var lo = ticks[0].value, hi = ticks[ticks.length - 1].value;
 		var m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
-		if ([1, 2, 5].every(function (k) { return Math.abs(m - k) > 1e-6; })) return '';
+		var keep = lo > 0 && hi / lo > 1000 ? [1] : [1, 2, 5];
+		if (keep.every(function (k) { return Math.abs(m - k) > 1e-6; })) return '';
 		return String(Number(v.toPrecision(1)));
 	}
 	function axis(title, type, extra) {
@@ -107,10 +113,9 @@
 				if (y !== null && y !== undefined) points++;
 			});
 		});
-		var chart = new Chart(f.canvas, cfg);
-		charts.push({ id: id, chart: chart, canvas: f.canvas, datasets: datasets.length,
+		/* drawn later, one chart per task, so the text and tables show at once */
+		charts.push({ id: id, cfg: cfg, canvas: f.canvas, datasets: datasets.length,
 			points: points });
-		return chart;
 	}
 	function line(label, pts, s, extra) {
 		var d = { label: label, data: pts, borderColor: s.color, backgroundColor: s.color,
@@ -289,7 +294,8 @@
 		});
 		if (stalls.length)
 			ds.push({ type: 'scatter', label: 'stall (no op completed, or an op \u2265 the stall threshold)', data: stalls,
-				pointStyle: 'triangle', pointRadius: 8, borderColor: '#D55E00', backgroundColor: '#D55E00' });
+				pointStyle: 'triangle', pointRadius: 9, borderWidth: 2, borderColor: '#D55E00',
+				backgroundColor: 'rgba(255, 255, 255, 0)' });
 		draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }),
 			y: axis(unit, log ? 'logarithmic' : 'linear', log ? {} : { beginAtZero: true }) });
 		var head = ['interval end (s)'].concat(ser.map(function (s) { return s.label; }));
@@ -448,7 +454,7 @@
 			return -1;
 		}
 	}
-	function status() {
+	function status(builtMs, drawnMs) {
 		var s = {
 			charts: charts.map(function (c) {
 				return { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas) };
@@ -457,7 +463,9 @@
 			resources: performance.getEntriesByType('resource').length,
 			verdicts: (data && data.comparisons || []).map(function (c) { return { file: c.file, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
-			ms_since_navigation: Math.round(performance.now())
+			ms_since_navigation: Math.round(performance.now()),
+			text_ms: Math.round(builtMs),
+			draw_ms: Math.round(drawnMs)
 		};
 		var pre = el('pre', { id: 'lg-status', hidden: '', 'data-done': '1' }, JSON.stringify(s));
 		document.body.appendChild(pre);
@@ -500,10 +508,27 @@
 		if (sy.childNodes.length) section('System').appendChild(sy);
 	}
 
+	function fail(e) {
+		(window.lgErrors = window.lgErrors || []).push(String(e && e.stack || e));
+	}
+	/* Draw the charts in page order, yielding between them so the browser can paint
+	 * what is there; then write the status. */
+	function drawNext(i, builtMs) {
+		if (i >= charts.length) {
+			status(builtMs, performance.now() - started);
+			return;
+		}
+		try {
+			charts[i].chart = new Chart(charts[i].canvas, charts[i].cfg);
+		} catch (e) {
+			fail('chart ' + charts[i].id + ': ' + (e && e.message || e));
+		}
+		setTimeout(function () { drawNext(i + 1, builtMs); }, 0);
+	}
 	try {
 		main();
 	} catch (e) {
-		(window.lgErrors = window.lgErrors || []).push(String(e && e.stack || e));
+		fail(e);
 	}
-	status();
+	drawNext(0, performance.now() - started);
 })();
