@@ -239,6 +239,8 @@
 			return s.n >= 2 ? [s.ci95_lo, s.ci95_hi] : [s.mean, s.mean];
 		}), backgroundColor: data.files.map(function (f, i) { return style(i).color + '55'; }),
 		borderColor: data.files.map(function (f, i) { return style(i).color; }), borderWidth: 1 });
+		ds.push({ type: 'scatter', label: 'mean', data: data.files.map(function (f) { return { x: f.name, y: f[key].mean }; }),
+			pointStyle: 'line', pointRadius: 30, borderWidth: 3, borderColor: '#000', backgroundColor: '#000' });
 		data.files.forEach(function (f, i) {
 			var st = style(i);
 			ds.push({ type: 'scatter', label: f.name + ' runs', data: f[key].values.map(function (v) { return { x: f.name, y: v }; }),

@@ -120,7 +120,7 @@ check_merged(os.path.join(d, "one_b.html"), one_json)
 
 # --- --repeat 3 ---
 rep_json = os.path.join(d, "rep.json")
-p = loadgen("-q", "-t", "1", "--warmup", "0.3", "--repeat", "3", "-D", d, "--json", rep_json,
+p = loadgen("-q", "-t", "2", "--warmup", "0.3", "--repeat", "3", "-D", d, "--json", rep_json,
             "--html", os.path.join(d, "rep.html"), "2")
 check(p.returncode == 0, "--repeat 3 with --json and --html", p)
 with open(rep_json) as fh:
@@ -140,12 +140,13 @@ check(len(data["files"][0]["runs"]) == 3, "--repeat 3: three runs over time")
 others = []
 for name, extra in (("sync.json", ["--sync-dirs"]), ("four.json", ["-p", "bs=16KiB"])):
     path = os.path.join(d, name)
-    p = loadgen("-q", "-t", "1", "--warmup", "0.3", "--repeat", "3", "-D", d, "--json", path,
+    p = loadgen("-q", "-t", "2", "--warmup", "0.3", "--repeat", "3", "-D", d, "--json", path,
                 *extra, "2")
     check(p.returncode == 0, f"comparison input {name}", p)
     others.append(path)
 cmp_html = os.path.join(d, "cmp.html")
-p = loadgen("report", rep_json, *others, "-o", cmp_html)
+names = [os.path.basename(x) for x in [rep_json] + others]  # short names in the page
+p = loadgen("report", *names, "-o", cmp_html)
 check(p.returncode == 0, "loadgen report BASE OTHER OTHER -o cmp.html", p)
 page = check_page("comparison", cmp_html, TIME_CHARTS + ["runs-mbps", "runs-ops_s"],
                   expected_ops(rep) | set().union(*(expected_ops(json.load(open(o)))
@@ -153,15 +154,15 @@ page = check_page("comparison", cmp_html, TIME_CHARTS + ["runs-mbps", "runs-ops_
                   "report_compare3.png")
 # a smaller picture of the top of the comparison, for the README (docs/report.png)
 readme_png = os.path.join(shots, "report_readme.png")
-rb.load(cmp_html, screenshot=readme_png, width=1100, height=1250)
+rb.load(cmp_html, screenshot=readme_png, width=1280, height=1500)
 check(os.path.getsize(readme_png) > 10000, f"README screenshot written to {readme_png}")
-cj = json.loads(loadgen("compare", "--json", rep_json, *others).stdout)
+cj = json.loads(loadgen("compare", "--json", *names).stdout)
 words = [c["verdict"] for c in cj["comparisons"]]
 check([v["verdict"] for v in page.status["verdicts"]] == words,
       f"comparison: verdict words equal loadgen compare's: {words}")
 dom_verdicts = re.findall(r'data-verdict="([^"]+)"', page.dom)
 check(dom_verdicts == words, f"comparison: the page shows those verdicts: {dom_verdicts}")
-ct = loadgen("compare", rep_json, *others).stdout
+ct = loadgen("compare", *names).stdout
 for line in re.findall(r"^  (Verdict: .*)$", ct, re.M):
     # the page says the same sentence (without compare's advice about runs)
     head = line.split(";")[0].split(": no verdict possible")[0]
