@@ -95,6 +95,7 @@ static int decode_hist(struct build *b, size_t r, const char *label)
 	const json_t *t = json_object_get(json_object_get(run, "ops_by_type"), label);
 	const json_t *lat = json_object_get(t, "latency_ns"), *e;
 	uint64_t lo = UINT64_MAX, hi = 0, min, max;
+	double mean;
 	size_t i;
 
 	lg_histogram_init(b->h);
@@ -122,8 +123,9 @@ static int decode_hist(struct build *b, size_t r, const char *label)
 	max = u64(json_object_get(lat, "max"), hi);
 	b->h->min_ns = lg_histogram_bucket(min) == lg_histogram_bucket(lo) ? min : lo;
 	b->h->max_ns = lg_histogram_bucket(max) == lg_histogram_bucket(hi) ? max : hi;
-	b->h->sum_ns = (uint64_t)(json_number_value(json_object_get(lat, "mean")) *
-				  (double)b->h->count);
+	mean = json_number_value(json_object_get(lat, "mean")) * (double)b->h->count;
+	/* only the mean uses the sum; a hostile value must not overflow the conversion */
+	b->h->sum_ns = isfinite(mean) && mean >= 0 && mean < 1.8e19 ? (uint64_t)mean : 0;
 	return 0;
 }
 

@@ -202,11 +202,16 @@
 		table(box, ['', 'baseline', 'other', 'change', 'p-value'], rows);
 		var m = c.metrics.filter(function (x) { return x.key === c.decided_by; })[0];
 		var v = add(box, 'p', { 'class': 'verdict ' + c.verdict.split(' ')[0], 'data-verdict': c.verdict });
+		/* the words of loadgen compare, also for a baseline of 0 */
+		var chg = typeof m.change_pct === 'number' ? pctText(m.change_pct) :
+			m.other_mean > 0 ? 'up from 0' : '0 in both';
 		v.textContent = 'Verdict: ' + c.verdict + (c.verdict === 'no verdict' ?
 			' (a t-test needs at least 2 runs in each file; run loadgen with --repeat 5)' :
-			' (decided on ' + m.unit + ': ' + pctText(m.change_pct) + ', p ' +
+			' (decided on ' + m.unit + ': ' + chg + ', p ' +
 			(m.p_value < 0.0001 ? '' : '= ') + pText(m.p_value) + ', alpha = ' + c.alpha + ')');
 		if (c.below_min_effect) add(box, 'p', { 'class': 'note' }, 'Significant but below the minimum effect.');
+		if (c.decided_by === 'ops_per_s')
+			add(box, 'p', { 'class': 'note' }, 'Throughput is 0 MB/s in both files (no data moved), so ops/s decided.');
 		return idx;
 	}
 
