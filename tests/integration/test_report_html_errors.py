@@ -114,3 +114,11 @@ r = run(["-q", "-t", "1", "-D", d, "--html", os.path.join(d, "nodir", "r.html"),
         workdir=d, json_out=False)
 check(r.rc == 2 and "--html" in r.err and "nodir" in r.err, "--html to a missing dir: exit 2",
       r)
+
+# --- --html alone (no --json): the page of the run, named "this run" ---
+r = run(["-q", "-t", "0.5", "--warmup", "0", "-D", d, "--html", os.path.join(d, "alone.html"),
+         "1"], workdir=d, json_out=False)
+with open(os.path.join(d, "alone.html")) as fh:
+    f = data_of(fh.read())["files"][0]
+check(r.rc == 0 and f["name"] == "this run" and f["nruns"] == 1 and f["latency"],
+      "--html without --json writes the run's page", r)
