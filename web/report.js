@@ -414,7 +414,7 @@
 		files.forEach(function (f) {
 			var st = style(data.files.indexOf(f)), pts = sweepPoints(f.by_clients);
 			ds.push(line(f.name + ' mean', pts.map(function (p) { return { x: p.x, y: p.mean }; }), st));
-			ds.push(line(f.name + ' 95 % CI', pts.filter(function (p) { return typeof p.lo === 'number'; })
+			ds.push(line(f.name + ' 95 % CI low', pts.filter(function (p) { return typeof p.lo === 'number'; })
 				.map(function (p) { return { x: p.x, y: p.lo }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
 			ds.push(line(f.name + ' 95 % CI high', pts.filter(function (p) { return typeof p.hi === 'number'; })
 				.map(function (p) { return { x: p.x, y: p.hi }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
