@@ -17,6 +17,7 @@
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
+#include "loadgen/report_html.h"
 #include "loadgen/result_json.h"
 #include "loadgen/statistics.h"
 #include "result_summary.h"
@@ -33,7 +34,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML
 };
 
 static const struct option long_options[] = {
@@ -45,6 +46,7 @@ static const struct option long_options[] = {
 	{ "param", required_argument, NULL, 'p' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "abort-on-error", no_argument, NULL, OPT_ABORT },
@@ -72,6 +74,7 @@ static void usage(FILE *f)
 		"Usage: loadgen [options] NCLIENTS|LIST|A..B|auto\n"
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
+		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
 		"throughput and latency. Several counts make a sweep, run in order: 1,2,4,8;\n"
 		"1..64 (doubling from 1, ending at 64); auto (1, 2, 4, ... below twice the CPUs,\n"
@@ -86,6 +89,7 @@ static void usage(FILE *f)
 		"                         set a workload parameter (repeatable)\n"
 		"      --seed N           seed of the per-client random streams (default %d)\n"
 		"      --json FILE        write the result as JSON to FILE (atomically)\n"
+		"      --html FILE        write an HTML report with charts to FILE (atomically)\n"
 		"      --keep             leave the run directory and its files in place\n"
 		"  -q, --quiet            no per-second progress lines\n"
 		"      --abort-on-error   stop the run at the first unexpected result\n"
@@ -201,6 +205,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		cfg->seed = v;
 		break;
 	case OPT_JSON: cfg->json_path = arg; break;
+	case OPT_HTML: cfg->html_path = arg; break;
 	case OPT_KEEP: cfg->keep = true; break;
 	case 'q': cfg->quiet = true; break;
 	case OPT_ABORT: cfg->abort_on_error = true; break;
@@ -321,8 +326,13 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 {
 	char err[1024];
 	json_t *doc = lg_result_json_build(cfg, wl, runs, n);
-	int rc = doc ? lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : -ENOMEM;
+	int rc = doc ? 0 : -ENOMEM;
 
+	if (doc && cfg->json_path)
+		rc = lg_result_json_write(cfg->json_path, doc, err, sizeof(err));
+	if (rc == 0 && doc && cfg->html_path)
+		rc = lg_report_html_doc(doc, cfg->json_path ? cfg->json_path : "this run",
+					cfg->html_path, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
 	json_decref(doc);
@@ -436,6 +446,10 @@ static int preflight(struct lg_config *cfg, struct lg_workload *wl)
 		fprintf(stderr, "loadgen: --json %s\n", err);
 		return -EINVAL;
 	}
+	if (cfg->html_path && lg_result_json_check(cfg->html_path, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --html %s\n", err);
+		return -EINVAL;
+	}
 	if (cfg->drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
 		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
 			strerror(errno));
@@ -468,6 +482,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return lg_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return lg_report_html_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)
 		return lg_import_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
@@ -490,7 +506,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = rc ? EXIT_ERRORS : run_status(runs, n);
-	if (cfg.json_path && write_json(&cfg, wls[0], runs, n) && status == 0)
+	if ((cfg.json_path || cfg.html_path) && write_json(&cfg, wls[0], runs, n) && status == 0)
 		status = EXIT_ERRORS;
 out:
 	for (size_t i = 0; i < n; i++)

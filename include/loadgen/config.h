@@ -28,6 +28,7 @@ struct lg_config {
 	bool run_once;         /* each client runs the run phase once */
 	uint64_t seed;         /* base seed of the per-client RNGs */
 	const char *json_path; /* --json destination, or NULL */
+	const char *html_path; /* --html destination (a report page), or NULL */
 	bool keep;             /* leave the run directory in place */
 	bool quiet;            /* no progress lines */
 	bool abort_on_error;   /* stop at the first unexpected result */

@@ -1,0 +1,221 @@
+/* The data object of `loadgen report` on hand-built result documents: latency curves
+ * from histograms merged across runs (equal to one histogram of all values), refusal of
+ * buckets that are not loadgen's, verdicts and numbers from compare_eval.c, per-interval
+ * series with stalls, per-client means, optional keys of newer results. */
+#include "loadgen/report_html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "loadgen/histogram.h"
+
+/* The buckets of h as the result file stores them: [[low, high, count], ...]. */
+static json_t *buckets_json(const struct lg_histogram *h)
+{
+	json_t *a = json_array();
+	uint64_t low, high;
+
+	for (size_t i = 0; i < LG_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		lg_histogram_bucket_bounds(i, &low, &high);
+		json_array_append_new(a, json_pack("[I, I, I]", (json_int_t)low, (json_int_t)high,
+						   (json_int_t)h->buckets[i]));
+	}
+	return a;
+}
+
+/* A run whose "read" latencies are n values from first, each step ns apart, and one
+ * timeline of intervals (ops, max latency ms). */
+static json_t *make_run(double mbps, uint64_t first, uint64_t step, size_t n,
+			struct lg_histogram *all)
+{
+	struct lg_histogram h;
+
+	lg_histogram_init(&h);
+	for (size_t i = 0; i < n; i++) {
+		lg_histogram_record(&h, first + i * step);
+		lg_histogram_record(all, first + i * step);
+	}
+	return json_pack("{s:s, s:f, s:f, s:{s:{s:I, s:{s:I, s:I, s:f}, s:o}},"
+			 " s:[{s:f, s:f, s:I, s:f, s:f, s:f}, {s:f, s:f, s:I, s:f, s:f, s:f}],"
+			 " s:[{s:I, s:f}, {s:I, s:f}], s:{s:f}}",
+			 "status", "complete", "throughput_mbps", mbps, "ops_per_s", 10 * mbps,
+			 "ops_by_type", "read", "count", (json_int_t)n, "latency_ns", "min",
+			 (json_int_t)h.min_ns, "max", (json_int_t)h.max_ns, "mean",
+			 lg_histogram_mean(&h), "histogram", buckets_json(&h),
+			 "timeline", "t_s", 1.0, "len_s", 1.0, "ops", (json_int_t)100, "mbps", mbps,
+			 "p99_ms", 0.5, "max_latency_ms", 2.0,
+			 "t_s", 2.0, "len_s", 0.5, "ops", (json_int_t)0, "mbps", 0.0, "p99_ms", 0.0,
+			 "max_latency_ms", 0.0,
+			 "clients", "id", (json_int_t)0, "throughput_mbps", mbps / 2, "id",
+			 (json_int_t)1, "throughput_mbps", mbps / 2 + 1,
+			 "fairness", "jain_index", 0.99);
+}
+
+static json_t *make_doc(const double *mbps, size_t nruns, uint64_t first,
+			struct lg_histogram *all, const char *kernel)
+{
+	json_t *runs = json_array();
+
+	for (size_t r = 0; r < nruns; r++)
+		json_array_append_new(runs, make_run(mbps[r], first * (r + 1), 37 + 1000 * r,
+						     500 + 300 * r, all));
+	return json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:f}, s:o}", "schema", LG_RESULT_SCHEMA,
+			 "env", "kernel", kernel, "workload", "name", "w", "config",
+			 "stall_threshold_s", 1.0, "runs", runs);
+}
+
+static json_t *data_of(json_t *doc, const char *path, struct lg_cmp_file *f)
+{
+	char err[256];
+	json_t *data;
+
+	assert_int_equal(lg_cmp_file_init(path, doc, f, err, sizeof(err)), 0);
+	data = lg_report_data(f, 1, err, sizeof(err));
+	assert_non_null(data);
+	return data;
+}
+
+static size_t pct_index(const json_t *data, double pct)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(data, "percentiles"), i, v)
+		if (json_real_value(v) == pct)
+			return i;
+	fail_msg("percentile %g not in the curve", pct);
+	return 0;
+}
+
+/* The curve of three runs equals one histogram of every value of all three. */
+static void test_merge_equals_one_histogram(void **state)
+{
+	const double mbps[] = { 100, 110, 90 };
+	const double pcts[] = { 0, 50, 90, 99, 99.9, 99.99 };
+	struct lg_histogram all;
+	struct lg_cmp_file f;
+	json_t *data, *curve;
+
+	(void)state;
+	lg_histogram_init(&all);
+	data = data_of(make_doc(mbps, 3, 20000, &all, "6.1"), "a.json", &f);
+	curve = json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(data, "files"), 0), "latency"), "read"), "ms");
+	assert_non_null(curve);
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		double got = json_real_value(json_array_get(curve, pct_index(data, pcts[i])));
+
+		assert_true(fabs(got * 1e6 - (double)lg_histogram_percentile(&all, pcts[i])) < 0.5);
+	}
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(data, "files"), 0), "latency"), "all ops"),
+		"count")), (json_int_t)all.count);
+	json_decref(data);
+	lg_cmp_file_release(&f);
+}
+
+/* Intervals: ops/s from ops and length; a stall where nothing completed. */
+static void test_series_and_clients(void **state)
+{
+	const double mbps[] = { 100, 120 };
+	struct lg_histogram all;
+	struct lg_cmp_file f;
+	json_t *data, *file, *s, *c;
+
+	(void)state;
+	lg_histogram_init(&all);
+	data = data_of(make_doc(mbps, 2, 1000, &all, "6.1"), "a.json", &f);
+	file = json_array_get(json_object_get(data, "files"), 0);
+	s = json_object_get(json_object_get(json_array_get(json_object_get(file, "runs"), 1),
+					    "series"), "ops_s");
+	assert_true(json_real_value(json_array_get(s, 0)) == 100.0);
+	assert_true(json_real_value(json_array_get(s, 1)) == 0.0);
+	s = json_object_get(json_object_get(json_array_get(json_object_get(file, "runs"), 1),
+					    "series"), "stall");
+	assert_true(json_is_false(json_array_get(s, 0)));
+	assert_true(json_is_true(json_array_get(s, 1)));
+	c = json_object_get(json_object_get(file, "clients"), "mbps");
+	assert_true(fabs(json_real_value(json_array_get(c, 0)) - 55.0) < 1e-9); /* (50+60)/2 */
+	assert_true(fabs(json_real_value(json_array_get(c, 1)) - 56.0) < 1e-9);
+	assert_null(json_object_get(file, "hosts"));
+	assert_null(json_object_get(file, "by_clients"));
+	json_decref(data);
+	lg_cmp_file_release(&f);
+}
+
+/* A bucket that is not one of loadgen's is refused, naming the file and the bucket. */
+static void test_foreign_bucket(void **state)
+{
+	const double mbps[] = { 100 };
+	struct lg_histogram all;
+	struct lg_cmp_file f;
+	char err[256];
+	json_t *doc, *h;
+
+	(void)state;
+	lg_histogram_init(&all);
+	doc = make_doc(mbps, 1, 1000, &all, "6.1");
+	h = json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(
+		doc, "runs"), 0), "ops_by_type"), "read"), "histogram");
+	json_array_set_new(h, 0, json_pack("[i, i, i]", 1000, 1000, 1));
+	assert_int_equal(lg_cmp_file_init("odd.json", doc, &f, err, sizeof(err)), 0);
+	assert_null(lg_report_data(&f, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "odd.json: runs[0].ops_by_type.read.histogram[0]"));
+	assert_non_null(strstr(err, "not a bucket"));
+	lg_cmp_file_release(&f);
+}
+
+/* The comparison carries compare_eval.c's verdict and numbers. */
+static void test_comparison(void **state)
+{
+	const double a[] = { 100, 101, 99, 100 }, b[] = { 80, 81, 79, 80 };
+	const struct lg_cmp_opts opts = { .alpha = LG_COMPARE_ALPHA };
+	struct lg_histogram all;
+	struct lg_cmp_file f[2];
+	struct lg_cmp_result r;
+	char err[256];
+	json_t *data, *c, *m;
+
+	(void)state;
+	lg_histogram_init(&all);
+	assert_int_equal(lg_cmp_file_init("a.json", make_doc(a, 4, 1000, &all, "6.1"), &f[0],
+					  err, sizeof(err)), 0);
+	assert_int_equal(lg_cmp_file_init("b.json", make_doc(b, 4, 1000, &all, "6.6"), &f[1],
+					  err, sizeof(err)), 0);
+	lg_cmp_decide(&f[0], &f[1], &opts, &r);
+	data = lg_report_data(f, 2, err, sizeof(err));
+	assert_non_null(data);
+	c = json_array_get(json_object_get(data, "comparisons"), 0);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")),
+			    lg_verdict_name(r.verdict));
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "slower");
+	m = json_array_get(json_object_get(c, "metrics"), LG_CMP_MBPS);
+	assert_true(json_real_value(json_object_get(m, "p_value")) == r.metric[LG_CMP_MBPS].welch.p);
+	assert_true(json_real_value(json_object_get(m, "change_pct")) == -20.0);
+	m = json_array_get(json_object_get(c, "setup_differences"), 0);
+	assert_string_equal(json_string_value(json_object_get(m, "key")), "env.kernel");
+	json_decref(data);
+	lg_cmp_file_release(&f[0]);
+	lg_cmp_file_release(&f[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_equals_one_histogram),
+		cmocka_unit_test(test_series_and_clients),
+		cmocka_unit_test(test_foreign_bucket),
+		cmocka_unit_test(test_comparison),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
