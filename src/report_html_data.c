@@ -335,7 +335,9 @@ static int copy_optional(const json_t *doc, json_t *out)
 	const json_t *by = json_object_get(json_object_get(doc, "summary"), "by_clients");
 	const json_t *hosts = json_object_get(doc, "hosts");
 
-	if (by && json_object_set_new(out, "by_clients", json_deep_copy(by)))
+	/* every result has by_clients; a chart against clients needs a sweep */
+	if (json_array_size(by) > 1 &&
+	    json_object_set_new(out, "by_clients", json_deep_copy(by)))
 		return -ENOMEM;
 	if (json_is_array(hosts) && json_object_set_new(out, "hosts", json_deep_copy(hosts)))
 		return -ENOMEM;
