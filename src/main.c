@@ -17,6 +17,7 @@
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
+#include "loadgen/rundir.h"
 #include "loadgen/sysinfo.h"
 #include "loadgen/yaml_load.h"
 
@@ -324,8 +325,15 @@ static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
 			fprintf(stderr, "loadgen: %s\n", err);
 			return rc;
 		}
+		if (runs[*n].status == LG_RUN_FAILED)
+			fprintf(stderr, "loadgen: %s\n", runs[*n].failure ? runs[*n].failure
+									  : "the run failed");
 		lg_report_print(stdout, cfg, &runs[*n]);
 		fflush(stdout);
+		if (runs[*n].status == LG_RUN_FAILED) { /* the next runs would fail the same way */
+			(*n)++;
+			break;
+		}
 	}
 	lg_report_summary(stdout, runs, *n);
 	return 0;
@@ -337,7 +345,8 @@ static int run_status(const struct lg_run *runs, size_t n)
 	int status = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (runs[i].errors || runs[i].status == LG_RUN_PARTIAL)
+		if (runs[i].errors || runs[i].status == LG_RUN_PARTIAL ||
+		    lg_run_has_failures(&runs[i]))
 			status = EXIT_ERRORS;
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].corruptions)
@@ -350,6 +359,10 @@ static int preflight(struct lg_config *cfg, struct lg_workload *wl)
 {
 	char err[1024];
 
+	if (lg_rundir_check(cfg->directory, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: -D %s\n", err);
+		return -ENOTDIR;
+	}
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --json %s\n", err);
 		return -EINVAL;

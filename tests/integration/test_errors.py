@@ -65,5 +65,5 @@ res = run(["-q", "-D", target, "-c", w, "-t", "5", "--warmup", "0", "--abort-on-
           workdir=d)
 check(res.rc == 1, "abort-on-error exits 1", res)
 r = res.json["runs"][0]
-check(r["status"] == "interrupted" and r["errors"] == 1, "stopped after the first error", res)
+check(r["status"] == "aborted" and r["errors"] == 1, "stopped after the first error, status aborted", res)
 check(r["duration_s"] < 2, "stopped promptly")
