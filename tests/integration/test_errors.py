@@ -33,6 +33,7 @@ res = run(["-D", f, "-t", "1", "1"], workdir=d, json_out=False)
 check(res.rc == 2 and "Not a directory" in res.err, "-D at a file exits 2", res)
 res = run(["-D", os.path.join(d, "missing"), "-t", "1", "1"], workdir=d, json_out=False)
 check(res.rc == 2 and "No such file" in res.err, "-D at a missing dir exits 2", res)
+check(res.out == "", "-D at a missing dir: refused before the environment header", res)
 
 # --json into a missing directory is refused before the run.
 res = run(["-D", target, "--json", os.path.join(d, "no", "r.json"), "-t", "1", "1"],
