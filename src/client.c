@@ -384,8 +384,6 @@ static bool must_stop(struct lg_client *c, bool timed)
 		lg_client_stats_reset(c->stats);
 		c->recording = true;
 	}
-	if (phase == LG_CLOCK_WARMUP)
-		c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
 	return phase == LG_CLOCK_STOP ||
 	       (phase == LG_CLOCK_EXECUTE && c->now_ns >=
 		atomic_load_explicit(&c->sh->deadline, memory_order_relaxed)) ||
@@ -501,6 +499,8 @@ void *lg_client_main(void *arg)
 	run_pass(c, LG_PHASE_SETUP, false);
 	c->in_setup = false;
 	keep_setup_files(c);
+	/* failures of the run phase before recording starts are warm-up's */
+	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
 	gate_wait(&c->sh->gate, 0);
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
