@@ -239,13 +239,6 @@ static void begin_execute(struct engine *e, uint64_t now)
 		set_start(e, now);
 }
 
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
-
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t m = a < b ? a : b;
@@ -279,7 +272,7 @@ static int monitor(struct engine *e)
 			begin_execute(e, now);
 			next = now + e->interval_ns;
 		} else if (now < next) {
-			sleep_until(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
+			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
 		}
 	}
 	/* the last, usually partial, interval is taken once the clients have stopped
@@ -323,21 +316,6 @@ static int alloc_shared(struct engine *e)
 	return 0;
 }
 
-/* The one buffer every write writes from (forked clients inherit it): a recognisable,
- * non-zero pattern, so files are not zeros that compressing filesystems would shrink. */
-static int alloc_pattern(struct engine *e)
-{
-	size_t len = ((e->wl->max_io ? e->wl->max_io : 1) + 4095) & ~(size_t)4095;
-	unsigned char *p;
-
-	if (posix_memalign((void **)&p, 4096, len))
-		return -ENOMEM;
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)('a' + i % 26);
-	e->sh->wbuf = p;
-	return 0;
-}
-
 static struct lg_client_stats *stats_of(const struct engine *e, unsigned i)
 {
 	return (struct lg_client_stats *)((char *)e->shm + e->stats_off + i * e->stats_size);
@@ -361,7 +339,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
-	if (!e->clients || alloc_pattern(e))
+	if (!e->clients || lg_write_pattern(e->wl->max_io, &e->sh->wbuf))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
 		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
@@ -452,19 +430,6 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 					i, e->spawn.lost_signal[i], e->spawn.exit_status[i] };
 	}
 	return lg_run_merge(run);
-}
-
-/* Say which client processes were lost, and how. */
-static void warn_lost(const struct engine *e)
-{
-	for (unsigned i = 0; e->spawn.processes && i < e->spawn.started; i++) {
-		if (e->spawn.lost_signal[i])
-			fprintf(stderr, "loadgen: client %u was lost: killed by signal %d (%s)\n",
-				i, e->spawn.lost_signal[i], strsignal(e->spawn.lost_signal[i]));
-		else if (e->spawn.exit_status[i] > 0)
-			fprintf(stderr, "loadgen: client %u was lost: exited with status %d\n", i,
-				e->spawn.exit_status[i]);
-	}
 }
 
 static void teardown(struct engine *e, char *rundir, int dirfd)
@@ -606,7 +571,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
-	warn_lost(&e);
+	lg_spawn_warn_lost(&e.spawn);
 	run->cleanup_left = -1;
 	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
 		run->cleanup_left = (int64_t)left;
