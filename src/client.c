@@ -137,8 +137,10 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nslots; i++)
+	for (size_t i = 0; i < nslots; i++) {
 		c->fds[i] = c->setup_fds[i] = -1;
+		c->slot_path[i] = LG_NOTE_NO_PATH;
+	}
 	return 0;
 }
 
