@@ -123,16 +123,24 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->stats = stats;
 	c->rng = sh->seed * UINT64_C(0x100000001b3) + id;
 	c->fds = malloc(nslots * sizeof(*c->fds));
+	c->setup_fds = malloc(nslots * sizeof(*c->setup_fds));
+	c->slot_line = calloc(nslots, sizeof(*c->slot_line));
+	c->slot_event = calloc(nslots, sizeof(*c->slot_event));
+	c->slot_path = calloc(nslots, sizeof(*c->slot_path));
 	c->pos = calloc(nslots, sizeof(*c->pos));
 	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
+	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
-	if (!c->fds || !c->pos || !c->last || !c->loops || init_vars(c) ||
+	if (!c->fds || !c->setup_fds || !c->slot_line || !c->slot_event || !c->slot_path ||
+	    !c->pos || !c->last || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nslots; i++)
-		c->fds[i] = -1;
+	for (size_t i = 0; i < nslots; i++) {
+		c->fds[i] = c->setup_fds[i] = -1;
+		c->slot_path[i] = LG_NOTE_NO_PATH;
+	}
 	return 0;
 }
 
@@ -143,6 +151,10 @@ void lg_client_fini(struct lg_client *c)
 			if (c->fds[i] >= 0)
 				close(c->fds[i]);
 	free(c->fds);
+	free(c->setup_fds);
+	free(c->slot_line);
+	free(c->slot_event);
+	free(c->slot_path);
 	free(c->pos);
 	free(c->last);
 	free(c->loops);
@@ -158,36 +170,81 @@ void lg_client_fini(struct lg_client *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Close files left open when a phase was cut short, so cleanup can remove them. */
-static void close_all(struct lg_client *c)
+/* Close the files a client holds; with keep_setup, not those setup left open (cleanup
+ * may use them), only those opened later (e.g. by a pass the deadline cut short, so
+ * that cleanup can open its slots afresh). */
+static void close_all(struct lg_client *c, bool keep_setup)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++) {
-		if (c->fds[i] >= 0)
-			close(c->fds[i]);
+		if (c->fds[i] < 0 || (keep_setup && c->fds[i] == c->setup_fds[i]))
+			continue;
+		close(c->fds[i]);
 		c->fds[i] = -1;
+		c->slot_event[i] = LG_SLOT_CLOSED;
+		c->slot_line[i] = 0;
 	}
+}
+
+/* The path an op names, for a note: its own, or the one its slot's file was opened
+ * with. */
+static uint32_t note_path(const struct lg_client *c, const struct lg_op *op)
+{
+	if (op->path != LG_NO_SLOT)
+		return lg_op_path_index(c, op->path, op->var);
+	if (op->slot < c->wl->nslots)
+		return c->slot_path[op->slot];
+	return LG_NOTE_NO_PATH;
+}
+
+/* Count an unexpected result outside the measured phase. */
+static void note_untimed(struct lg_client *c, const struct lg_error_note *note, int got)
+{
+	struct lg_untimed_stats *u = c->untimed;
+
+	u->errors++;
+	u->errnos[got < LG_ERRNO_MAX ? got : 0]++;
+	if (u->nnotes < LG_FIRST_ERRORS)
+		u->notes[u->nnotes++] = *note;
+	/* a full filesystem makes the rest of setup pointless: stop every client's setup
+	 * instead of piling up failures, and let the master say why */
+	if (c->in_setup && (got == ENOSPC || got == EDQUOT))
+		atomic_store_explicit(&c->sh->setup_full, got, memory_order_relaxed);
 }
 
 /* Count an op whose result differed from the expected one. */
 static void note_error(struct lg_client *c, const struct lg_op *op, int got)
 {
-	struct lg_error_note note = { op->line, op->type, got, op->expect };
+	struct lg_error_note note = { op->line, op->type, got, op->expect, note_path(c, op) };
 	struct lg_type_stats *t = &c->stats->types[op->type];
 
 	if (!c->recording) {
-		if (c->live->setup_errors++ == 0)
-			c->live->setup_note = note;
-		/* a full filesystem makes the rest of setup pointless: stop every client's
-		 * setup instead of piling up failures, and let the master say why */
-		if (c->in_setup && (got == ENOSPC || got == EDQUOT))
-			atomic_store_explicit(&c->sh->setup_full, got, memory_order_relaxed);
-		goto out;
+		note_untimed(c, &note, got);
+	} else {
+		t->errors++;
+		t->errnos[got < LG_ERRNO_MAX ? got : 0]++;
+		if (c->stats->nnotes < LG_FIRST_ERRORS)
+			c->stats->notes[c->stats->nnotes++] = note;
 	}
-	t->errors++;
-	t->errnos[got < LG_ERRNO_MAX ? got : 0]++;
-	if (c->stats->nnotes < LG_FIRST_ERRORS)
-		c->stats->notes[c->stats->nnotes++] = note;
-out:
+	if (c->sh->abort_on_error)
+		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
+}
+
+/* A step lg_op_exec did not execute (rc: LG_EXEC_SKIPPED): counted apart, never as an
+ * op. One whose slot was not open is a failure: noted with what left the slot closed. */
+static void skip(struct lg_client *c, const struct lg_op *op, int rc)
+{
+	unsigned r = LG_EXEC_SKIP_REASON(rc);
+	struct lg_skip_note *n = c->recording ? &c->stats->not_open : &c->untimed->not_open;
+
+	if (c->recording)
+		c->stats->types[op->type].skipped[r]++;
+	else
+		c->untimed->skipped[r]++;
+	if (r != LG_SKIP_NOT_OPEN)
+		return;
+	if (!n->set)
+		*n = (struct lg_skip_note){ op->line, c->slot_line[op->slot], op->type,
+					    c->slot_event[op->slot], 1 };
 	if (c->sh->abort_on_error)
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
@@ -259,6 +316,9 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 		if (lat >= c->sh->stall_ns)
 			record_slow(c, op, lat, end);
 		l->last_end_ns = end;
+		/* the timeline's counters: only what the stats hold, so they add up */
+		add_live(&l->m_ops, 1);
+		add_live(op->kind == LG_OP_READ ? &l->m_read : &l->m_written, bytes);
 	}
 }
 
@@ -304,6 +364,10 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 	got = lg_op_exec(c, op, call, &bytes);
 	end = lg_now_ns();
 	c->now_ns = end;
+	if (got < 0) { /* not executed: neither an op nor time */
+		skip(c, op, got);
+		return;
+	}
 	if (paced)
 		c->next_ns += (uint64_t)(c->sh->op_ns > 0 ? c->sh->op_ns
 							  : (double)bytes / c->sh->rate);
@@ -422,21 +486,34 @@ static void gate_wait(struct lg_gate *g, int from)
 		lg_futex_wait(&g->stage, from);
 }
 
+/* Remember which files setup left open: they stay open for cleanup. */
+static void keep_setup_files(struct lg_client *c)
+{
+	for (size_t i = 0; i < c->wl->nslots; i++)
+		c->setup_fds[i] = c->fds[i];
+}
+
 void *lg_client_main(void *arg)
 {
 	struct lg_client *c = arg;
 
 	c->in_setup = true;
+	c->untimed = &c->stats->untimed[LG_UNTIMED_SETUP];
 	run_pass(c, LG_PHASE_SETUP, false);
 	c->in_setup = false;
+	keep_setup_files(c);
+	/* failures of the run phase before recording starts are warm-up's */
+	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
 	gate_wait(&c->sh->gate, 0);
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
 	c->recording = false;
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
 	gate_wait(&c->sh->gate, 1);
-	close_all(c);
-	run_pass(c, LG_PHASE_CLEANUP, false);
-	close_all(c);
+	close_all(c, true);
+	c->untimed = &c->stats->untimed[LG_UNTIMED_CLEANUP];
+	if (!c->sh->skip_cleanup)
+		run_pass(c, LG_PHASE_CLEANUP, false);
+	close_all(c, false);
 	return NULL;
 }

@@ -37,6 +37,7 @@ struct lg_shared {
 	_Atomic int phase;          /* enum lg_clock_phase, set by the master only */
 	_Atomic int abort;          /* set by a client on an error with --abort-on-error */
 	bool run_once;              /* run the run phase once instead of looping */
+	bool skip_cleanup;          /* --keep: leave what the run made; no cleanup phase */
 	bool abort_on_error;
 	bool fsync_writes;          /* -F: fsync after every write, inside its time */
 	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
@@ -63,11 +64,12 @@ struct lg_live {
 	_Atomic uint64_t bytes_read;         /* bytes read, all phases */
 	_Atomic uint64_t bytes_written;      /* bytes written, all phases */
 	_Atomic uint64_t window_max;         /* slowest op since the monitor's last look, ns */
+	_Atomic uint64_t m_ops;              /* ops recorded in the measured phase */
+	_Atomic uint64_t m_read;             /* bytes read by them */
+	_Atomic uint64_t m_written;          /* bytes written by them */
 	_Atomic int done;                    /* 1 once the client left the run phase */
 	/* Written by the client, read by the master only after the client stopped: */
 	uint64_t last_end_ns;                /* when the last measured op ended */
-	uint64_t setup_errors;               /* unexpected results outside the measured phase */
-	struct lg_error_note setup_note;     /* the first of them */
 };
 
 /* A client's private state. Created and destroyed by the engine; used by one thread. */
@@ -84,6 +86,11 @@ struct lg_client {
 					    NULL for the run directory itself */
 	char *arena;                     /* owned: expanded paths and their parents */
 	int *fds;                        /* per slot, -1 when closed */
+	uint32_t *slot_line;             /* per slot: line of its last open or close */
+	uint8_t *slot_event;             /* per slot: enum lg_slot_event, while not open */
+	uint32_t *slot_path;             /* per slot: path index its last open named */
+	int *setup_fds;                  /* per slot: the file setup left open, or -1;
+					    these stay open for cleanup */
 	uint64_t *pos;                   /* per slot: end of the last read/write */
 	uint64_t *last;                  /* per slot: start of the last read/write */
 	uint64_t *loops;                 /* per loop counter: iterations left */
@@ -98,6 +105,8 @@ struct lg_client {
 	uint64_t rng;                    /* splitmix64 state */
 	bool recording;                  /* record into stats (false in warm-up and setup) */
 	bool in_setup;                   /* running the setup phase */
+	struct lg_untimed_stats *untimed; /* borrowed: where failures go while not
+					     recording (setup, warm-up, cleanup) */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
 	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
 	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
@@ -120,8 +129,15 @@ void lg_futex_wake_all(_Atomic int *word);
 /* Current CLOCK_MONOTONIC time in ns. */
 uint64_t lg_now_ns(void);
 
-/* Execute one call of op (call: 0-based index among op->count calls) and return 0 or
- * the errno it failed with; *bytes gets the bytes transferred. In ops.c. */
+/* lg_op_exec's result for a step it did not execute, by enum lg_skip_reason. */
+#define LG_EXEC_SKIPPED(reason) (-1 - (int)(reason))
+/* The reason of such a result. */
+#define LG_EXEC_SKIP_REASON(rc) ((unsigned)(-1 - (rc)))
+
+/* Execute one call of op (call: 0-based index among op->count calls) and return 0, the
+ * errno it failed with (LG_ERR_SLOT_OPEN for an open into a slot still open), or
+ * LG_EXEC_SKIPPED(reason) when nothing was executed; *bytes gets the bytes transferred.
+ * In ops.c. */
 int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes);
 /* -S: fsync the directory holding path index `path`. 0 or an errno. In ops.c. */
 int lg_op_sync_parent(struct lg_client *c, uint32_t path);

@@ -54,7 +54,8 @@ void lg_engine_abandon(void)
 
 /* The clients' live counters added up. */
 struct sums {
-	uint64_t ops, rd, wr; /* ops, bytes read, bytes written */
+	uint64_t ops, rd, wr;       /* ops, bytes read, bytes written: every phase */
+	uint64_t m_ops, m_rd, m_wr; /* the same, recorded in the measured phase only */
 };
 
 struct engine {
@@ -126,6 +127,9 @@ static uint64_t live_sum(struct engine *e, struct sums *t)
 		t->ops += atomic_load_explicit(&l->ops, memory_order_relaxed);
 		t->rd += atomic_load_explicit(&l->bytes_read, memory_order_relaxed);
 		t->wr += atomic_load_explicit(&l->bytes_written, memory_order_relaxed);
+		t->m_ops += atomic_load_explicit(&l->m_ops, memory_order_relaxed);
+		t->m_rd += atomic_load_explicit(&l->m_read, memory_order_relaxed);
+		t->m_wr += atomic_load_explicit(&l->m_written, memory_order_relaxed);
 		if (m > max)
 			max = m;
 	}
@@ -158,13 +162,33 @@ static unsigned count_done(struct engine *e)
 	return done + lg_spawn_reap(&e->spawn);
 }
 
-/* One interval ending at now: a timeline entry in the measured phase, and unless quiet
- * the progress line. */
+/* Print the progress line at now: in warm-up, ops and MB/s of every op since the start
+ * barrier; in the measured phase, of the ops recorded so far over the seconds since it
+ * began, which is how the final Throughput line counts (its last value is that line). */
+static void progress(struct engine *e, uint64_t now, const struct sums *t, uint64_t max)
+{
+	uint64_t since = e->t_exec ? e->t_exec : e->t_start;
+	double secs = (double)(now - since) / 1e9;
+	uint64_t ops = e->t_exec ? t->m_ops : t->ops;
+	uint64_t bytes = e->t_exec ? t->m_rd + t->m_wr : t->rd + t->wr;
+
+	if (e->cfg->quiet)
+		return;
+	lg_report_progress(stdout, e->cfg->clients, ops,
+			   secs > 0 ? (double)bytes / secs / 1e6 : 0,
+			   e->t_exec ? "execute" : "warmup", secs,
+			   e->cfg->interval_s < 1 ? 2 : 0, (double)max / 1e6);
+	fflush(stdout);
+}
+
+/* One interval ending at now: a timeline entry in the measured phase (from the counters
+ * of recorded ops, so the timeline adds up to the run's totals), and unless quiet the
+ * progress line. */
 static int interval(struct engine *e, uint64_t now, bool print)
 {
-	uint64_t since = e->t_exec ? e->t_exec : e->t_start, max;
-	double secs = (double)(now - since) / 1e9, len = (double)(now - e->prev_tick) / 1e9;
-	struct sums t, b = e->t_exec ? e->base : (struct sums){ 0 };
+	double len = (double)(now - e->prev_tick) / 1e9;
+	struct sums t;
+	uint64_t max;
 	int rc = 0;
 
 	max = live_sum(e, &t);
@@ -172,9 +196,9 @@ static int interval(struct engine *e, uint64_t now, bool print)
 		size_t k = e->run->ntimeline;
 		struct lg_interval iv = {
 			.t_s = (double)(now - e->t_exec) / 1e9,
-			.ops = t.ops - e->prev.ops,
-			.bytes_read = t.rd - e->prev.rd,
-			.bytes_written = t.wr - e->prev.wr,
+			.ops = t.m_ops - e->prev.m_ops,
+			.bytes_read = t.m_rd - e->prev.m_rd,
+			.bytes_written = t.m_wr - e->prev.m_wr,
 			.len_s = len,
 			.max_latency_ns = max,
 		};
@@ -188,13 +212,8 @@ static int interval(struct engine *e, uint64_t now, bool print)
 		if (!rc && k > 0)
 			interval_p99(e, k - 1);
 	}
-	if (print && !e->cfg->quiet) {
-		lg_report_progress(stdout, e->cfg->clients, t.ops - b.ops,
-				   secs > 0 ? (double)(t.rd + t.wr - b.rd - b.wr) / secs / 1e6 : 0,
-				   e->t_exec ? "execute" : "warmup", (int)(secs + 0.5),
-				   (double)max / 1e6);
-		fflush(stdout);
-	}
+	if (print)
+		progress(e, now, &t, max);
 	e->prev = t;
 	e->prev_tick = now;
 	return rc;
@@ -218,13 +237,6 @@ static void begin_execute(struct engine *e, uint64_t now)
 	e->prev = e->base;
 	if (now)
 		set_start(e, now);
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
-
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
 static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
@@ -260,12 +272,11 @@ static int monitor(struct engine *e)
 			begin_execute(e, now);
 			next = now + e->interval_ns;
 		} else if (now < next) {
-			sleep_until(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
+			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
 		}
 	}
-	/* the last, usually partial, interval */
-	if (e->t_exec && lg_now_ns() - e->prev_tick >= e->interval_ns / 100)
-		rc = rc ? rc : interval(e, lg_now_ns(), true);
+	/* the last, usually partial, interval is taken once the clients have stopped
+	 * (last_interval), so that it holds the ops that complete after this point */
 	set_phase(e, LG_CLOCK_STOP);
 	return rc;
 }
@@ -312,21 +323,6 @@ static int alloc_shared(struct engine *e)
 	return 0;
 }
 
-/* The one buffer every write writes from (forked clients inherit it): a recognisable,
- * non-zero pattern, so files are not zeros that compressing filesystems would shrink. */
-static int alloc_pattern(struct engine *e)
-{
-	size_t len = ((e->wl->max_io ? e->wl->max_io : 1) + 4095) & ~(size_t)4095;
-	unsigned char *p;
-
-	if (posix_memalign((void **)&p, 4096, len))
-		return -ENOMEM;
-	for (size_t i = 0; i < len; i++)
-		p[i] = (unsigned char)('a' + i % 26);
-	e->sh->wbuf = p;
-	return 0;
-}
-
 static struct lg_client_stats *stats_of(const struct engine *e, unsigned i)
 {
 	return (struct lg_client_stats *)((char *)e->shm + e->stats_off + i * e->stats_size);
@@ -340,6 +336,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	if (alloc_shared(e))
 		goto nomem;
 	e->sh->run_once = cfg->run_once;
+	e->sh->skip_cleanup = cfg->keep;
 	e->sh->abort_on_error = cfg->abort_on_error;
 	e->sh->seed = cfg->seed;
 	e->sh->fsync_writes = cfg->fsync_writes;
@@ -351,7 +348,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->paced = paced(cfg);
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
 	e->clients = calloc(n, sizeof(*e->clients));
-	if (!e->clients || alloc_pattern(e))
+	if (!e->clients || lg_write_pattern(e->wl->max_io, &e->sh->wbuf))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
 		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
@@ -367,38 +364,72 @@ nomem:
 	return -ENOMEM;
 }
 
+/* When the measured phase ended: at the completion of the last measured op, so every
+ * byte counted falls inside it; with no op at all, when the master stopped the clients;
+ * with --end-sync, when the final syncfs returned. */
+static uint64_t measured_end(const struct engine *e, uint64_t t_stop)
+{
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < e->spawn.started; i++)
+		if (e->live[i].last_end_ns > last)
+			last = e->live[i].last_end_ns;
+	return e->cfg->end_sync || last <= e->t_exec ? t_stop : last;
+}
+
+/* The clients have left the run phase: the last timeline interval holds every op
+ * recorded since the previous one, so the timeline adds up to the run's totals, and
+ * the last progress line shows the final figures. */
+static int last_interval(struct engine *e, uint64_t end)
+{
+	struct sums t;
+
+	if (!e->t_exec)
+		return 0;
+	live_sum(e, &t);
+	if (end < e->prev_tick)
+		end = e->prev_tick;
+	if (t.m_ops == e->prev.m_ops && end - e->prev_tick < e->interval_ns / 100)
+		return 0; /* nothing left, and too short to be worth a line */
+	return interval(e, end, true);
+}
+
+static enum lg_run_status run_status(const struct engine *e, bool failed)
+{
+	if (failed)
+		return LG_RUN_FAILED;
+	if (interrupted || !e->t_exec)
+		return LG_RUN_INTERRUPTED;
+	if (atomic_load(&e->sh->abort))
+		return LG_RUN_ABORTED;
+	return e->spawn.lost ? LG_RUN_PARTIAL : LG_RUN_COMPLETE;
+}
+
 /* Hand the clients' stats (in the shared mapping, which the run now owns) to the run. */
-static int collect(struct engine *e, uint64_t t_stop)
+static int collect(struct engine *e, uint64_t t_stop, bool failed)
 {
 	struct lg_run *run = e->run;
-	uint64_t last = 0;
+	uint64_t last = measured_end(e, t_stop);
+	int rc = last_interval(e, last);
 
 	run->nclients = e->spawn.started;
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
+	run->path_names = (const char *const *)e->wl->paths;
+	run->npaths = e->wl->npaths;
 	run->clients = calloc(e->spawn.started ? e->spawn.started : 1, sizeof(*run->clients));
-	if (!run->clients)
+	if (rc || !run->clients)
 		return -ENOMEM;
-	for (unsigned i = 0; i < e->spawn.started; i++) {
+	for (unsigned i = 0; i < e->spawn.started; i++)
 		run->clients[i] = stats_of(e, i);
-		if (e->live[i].last_end_ns > last)
-			last = e->live[i].last_end_ns;
-	}
-	/* Measured time ends when the last measured op completed, so every byte counted
-	 * falls inside it; with no op at all, when the master stopped the clients; with
-	 * --end-sync, when the final syncfs returned. */
-	if (e->cfg->end_sync || last <= e->t_exec)
-		last = t_stop;
 	if (e->t_exec)
 		run->duration_s = (double)(last - e->t_exec) / 1e9;
 	run->t0_ns = e->t_exec;
 	run->stall_ns = e->sh->stall_ns;
 	if (run->ntimeline) /* the last interval's window: the clients have stopped */
 		interval_p99(e, run->ntimeline - 1);
-	run->status = interrupted || atomic_load(&e->sh->abort) || !e->t_exec ?
-			      LG_RUN_INTERRUPTED : LG_RUN_COMPLETE;
+	run->status = run_status(e, failed);
 	if (e->spawn.lost) {
-		run->status = LG_RUN_PARTIAL;
 		run->lost = calloc(e->spawn.lost, sizeof(*run->lost));
 		if (!run->lost)
 			return -ENOMEM;
@@ -408,42 +439,6 @@ static int collect(struct engine *e, uint64_t t_stop)
 					i, e->spawn.lost_signal[i], e->spawn.exit_status[i] };
 	}
 	return lg_run_merge(run);
-}
-
-/* Say which client processes were lost, and how. */
-static void warn_lost(const struct engine *e)
-{
-	for (unsigned i = 0; e->spawn.processes && i < e->spawn.started; i++) {
-		if (e->spawn.lost_signal[i])
-			fprintf(stderr, "loadgen: client %u was lost: killed by signal %d (%s)\n",
-				i, e->spawn.lost_signal[i], strsignal(e->spawn.lost_signal[i]));
-		else if (e->spawn.exit_status[i] > 0)
-			fprintf(stderr, "loadgen: client %u was lost: exited with status %d\n", i,
-				e->spawn.exit_status[i]);
-	}
-}
-
-/* Report unexpected results of setup and cleanup, which are not part of the stats. */
-static void warn_untimed(const struct engine *e)
-{
-	uint64_t total = 0;
-	const struct lg_live *first = NULL;
-	unsigned id = 0;
-
-	for (unsigned i = 0; i < e->spawn.started; i++) {
-		total += e->live[i].setup_errors;
-		if (!first && e->live[i].setup_errors) {
-			first = &e->live[i];
-			id = i;
-		}
-	}
-	if (!first)
-		return;
-	fprintf(stderr, "loadgen: %llu unexpected results in setup/cleanup; first: client %u, "
-		"line %u: %s, expected %s\n", (unsigned long long)total, id,
-		first->setup_note.line, lg_errno_name(first->setup_note.got),
-		first->setup_note.expect == LG_EXPECT_ANY ? "any" :
-		lg_errno_name(first->setup_note.expect));
 }
 
 static void teardown(struct engine *e, char *rundir, int dirfd)
@@ -470,7 +465,8 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 			fprintf(stderr, "loadgen: removing %s: %s\n", rundir, strerror(-rc));
 	} else if (dirfd >= 0) {
 		close(dirfd);
-		fprintf(stderr, "loadgen: kept %s\n", rundir);
+		fprintf(stderr, "loadgen: --keep: the run directory %s is left as the run phase "
+			"left it (cleanup not run)\n", rundir);
 	}
 	free(rundir);
 }
@@ -485,26 +481,33 @@ static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 	e->run->end_sync_s = (double)(*t_stop - t0) / 1e9;
 }
 
-/* Setup done: a full filesystem stops the run before anything is measured. */
-static int setup_result(struct engine *e, const char *rundir, char *err, size_t errlen)
+/* Setup done: a full filesystem stops the run before anything is measured. The run
+ * is then collected with status "failed" and why; returns whether it failed. */
+static bool setup_failed(struct engine *e, const char *rundir)
 {
 	int full = atomic_load(&e->sh->setup_full);
+	char msg[1024];
 
 	if (!full)
-		return 0;
+		return false;
+	snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s); nothing "
+		 "was measured", rundir, lg_errno_name(full));
 	for (unsigned i = 0; i < e->spawn.started; i++) {
-		const struct lg_error_note *n = &e->live[i].setup_note;
+		const struct lg_untimed_stats *u = &stats_of(e, i)->untimed[LG_UNTIMED_SETUP];
+		const struct lg_error_note *n = u->notes;
 
-		if (e->live[i].setup_errors && (n->got == ENOSPC || n->got == EDQUOT)) {
-			snprintf(err, errlen, "setup failed: the filesystem of %s is full (%s at "
-				 "line %u of the workload, client %u); nothing was measured",
+		if (u->nnotes && (n->got == ENOSPC || n->got == EDQUOT)) {
+			snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s "
+				 "at line %u of the workload, client %u); nothing was measured",
 				 rundir, lg_errno_name(n->got), n->line, i);
-			return -full;
+			break;
 		}
 	}
-	snprintf(err, errlen, "setup failed: the filesystem of %s is full (%s); nothing was "
-		 "measured", rundir, lg_errno_name(full));
-	return -full;
+	e->run->failure = strdup(msg);
+	e->run->failure_owned = e->run->failure != NULL;
+	e->run->failure_errno = full;
+	e->run->failure_phase = LG_UNTIMED_SETUP;
+	return true;
 }
 
 /* Setup done, clients at the barrier: release them and watch until the end. */
@@ -545,7 +548,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 			    .interval_ns = (uint64_t)(cfg->interval_s * 1e9) };
 	char *rundir = NULL;
 	int dirfd = -1, rc;
-	uint64_t t_stop = 0;
+	uint64_t t_stop = 0, left;
+	bool failed = false;
 
 	memset(run, 0, sizeof(*run));
 	rc = lg_limits_check(cfg, wl, err, errlen);
@@ -564,8 +568,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	current_spawn = &e.spawn;
 	gate_wait_all(&e);
 	if (!rc)
-		rc = setup_result(&e, rundir, err, errlen);
-	if (!rc) {
+		failed = setup_failed(&e, rundir);
+	if (!rc && !failed) {
 		rc = measure(&e, &t_stop, err, errlen);
 	} else { /* the clients that did start go straight to cleanup */
 		set_phase(&e, LG_CLOCK_STOP);
@@ -576,10 +580,12 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
-	warn_untimed(&e);
-	warn_lost(&e);
+	lg_spawn_warn_lost(&e.spawn);
+	run->cleanup_left = -1;
+	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
+		run->cleanup_left = (int64_t)left;
 	if (!rc)
-		rc = collect(&e, t_stop);
+		rc = collect(&e, t_stop, failed);
 	if (!rc) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;

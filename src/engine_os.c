@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LG_DROP_CACHES "/proc/sys/vm/drop_caches"
@@ -61,4 +63,24 @@ int lg_master_realtime(struct sched_param *old)
 	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &rt) != 0)
 		return -1;
 	return policy;
+}
+
+int lg_write_pattern(size_t max_io, const unsigned char **out)
+{
+	size_t len = ((max_io ? max_io : 1) + 4095) & ~(size_t)4095;
+	unsigned char *p;
+
+	if (posix_memalign((void **)&p, 4096, len))
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)('a' + i % 26);
+	*out = p;
+	return 0;
+}
+
+void lg_sleep_until_ns(uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }

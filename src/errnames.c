@@ -22,6 +22,8 @@ const char *lg_errno_name(int err)
 
 	if (err == 0)
 		return "OK";
+	if (err == LG_ERR_SLOT_OPEN)
+		return "ESLOTOPEN";
 	name = strerrorname_np(err);
 	if (name)
 		return name;

@@ -19,6 +19,7 @@
 #include "loadgen/report.h"
 #include "loadgen/report_html.h"
 #include "loadgen/result_json.h"
+#include "loadgen/rundir.h"
 #include "loadgen/statistics.h"
 #include "result_summary.h"
 #include "loadgen/sysinfo.h"
@@ -368,8 +369,8 @@ static void print_repeat_stop(const struct lg_config *cfg, size_t n, double ci_p
 }
 
 /* Run one client count until its --repeat rule is met (stopping early on a signal),
- * reporting each run into runs[*n...]. Returns 0, or a negative errno when a run could
- * not start (the runs before it are kept). */
+ * reporting each run into runs[*n...]. Returns 0; 1 when a run failed (no use going on);
+ * or a negative errno when a run could not start (the runs before it are kept). */
 static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 		     struct lg_run *runs, size_t *n)
 {
@@ -389,11 +390,19 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 			fprintf(stderr, "loadgen: %s\n", err);
 			return rc;
 		}
+		if (runs[*n].status == LG_RUN_FAILED)
+			fprintf(stderr, "loadgen: %s
+", runs[*n].failure ? runs[*n].failure
+									  : "the run failed");
 		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1))
 			print_run_line(&runs[*n], k);
 		else
 			lg_report_print(stdout, cfg, &runs[*n]);
 		fflush(stdout);
+		if (runs[*n].status == LG_RUN_FAILED) { /* the next runs would fail the same way */
+			(*n)++;
+			return 1;
+		}
 		rates[k] = run_rate(&runs[first], &runs[*n]);
 		(*n)++;
 		if (lg_repeat_done(&cfg->repeat_rule, rates, ++k, &ci_pct))
@@ -415,8 +424,10 @@ static int run_all(struct lg_config *cfg, struct lg_workload **wls, struct lg_ru
 
 		cfg->clients = cfg->sweep[i];
 		rc = run_count(cfg, wls[i], runs, n);
-		if (rc)
+		if (rc < 0)
 			return rc;
+		if (rc > 0)
+			break;
 	}
 	if (cfg->nsweep > 1)
 		lg_report_scaling(stdout, runs, *n);
@@ -429,7 +440,8 @@ static int run_status(const struct lg_run *runs, size_t n)
 	int status = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (runs[i].errors || runs[i].status == LG_RUN_PARTIAL)
+		if (runs[i].errors || runs[i].status == LG_RUN_PARTIAL ||
+		    lg_run_has_failures(&runs[i]))
 			status = EXIT_ERRORS;
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].corruptions)
@@ -442,6 +454,10 @@ static int preflight(struct lg_config *cfg, struct lg_workload *wl)
 {
 	char err[1024];
 
+	if (lg_rundir_check(cfg->directory, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: -D %s\n", err);
+		return -ENOTDIR;
+	}
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --json %s\n", err);
 		return -EINVAL;

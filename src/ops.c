@@ -31,7 +31,7 @@ static int do_open(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
+	if (c->fds[op->slot] >= 0) /* still open: lg_op_exec counts it as an error */
 		close(c->fds[op->slot]);
 	c->fds[op->slot] = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
 				  op->flags | O_CLOEXEC, 0644);
@@ -132,8 +132,8 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		if (end < 0)
 			return errno;
 		off = (uint64_t)end;
-	} else {
-		io_offset(c, op, call, &off);
+	} else if (!io_offset(c, op, call, &off)) {
+		return LG_EXEC_SKIPPED(LG_SKIP_PREV); /* no block before the last one */
 	}
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
@@ -236,7 +236,7 @@ static int do_sync_range(struct lg_client *c, const struct lg_op *op, uint64_t c
 
 	(void)bytes;
 	if (!io_offset(c, op, call, &off))
-		return 0; /* no previous block yet: nothing to sync */
+		return LG_EXEC_SKIPPED(LG_SKIP_PREV); /* no block before the last one */
 	if (op->kind == LG_OP_FADVISE)
 		return posix_fadvise(fd_of(c, op), (off_t)off, (off_t)op->size, op->flags);
 	return result(sync_file_range(fd_of(c, op), (off_t)off, (off_t)op->size,
@@ -323,12 +323,56 @@ static int sync_dirs(struct lg_client *c, const struct lg_op *op)
 	return rc;
 }
 
+/* How an op kind uses its slot (when it has one). */
+enum slot_use {
+	SLOT_NONE,   /* not at all: the op has no slot, or it is a loop counter */
+	SLOT_USES,   /* the open file is used: without one the op is skipped */
+	SLOT_CLOSES, /* used and then closed */
+	SLOT_BINDS   /* an open: the slot must not hold a file already */
+};
+
+static const uint8_t slot_use[LG_OP_KIND_COUNT] = {
+	[LG_OP_OPEN] = SLOT_BINDS,      [LG_OP_NTCREATE] = SLOT_BINDS,
+	[LG_OP_CLOSE] = SLOT_CLOSES,
+	[LG_OP_WRITE] = SLOT_USES,      [LG_OP_READ] = SLOT_USES,
+	[LG_OP_FSYNC] = SLOT_USES,      [LG_OP_FDATASYNC] = SLOT_USES,
+	[LG_OP_FSTAT] = SLOT_USES,      [LG_OP_TRUNCATE] = SLOT_USES,
+	[LG_OP_SYNC_FILE_RANGE] = SLOT_USES, [LG_OP_FADVISE] = SLOT_USES,
+	[LG_OP_SYNCFS] = SLOT_USES,     [LG_OP_SETINFO] = SLOT_USES,
+	[LG_OP_LOCK] = SLOT_USES,       [LG_OP_UNLOCK] = SLOT_USES,
+};
+
+/* Execute op, whose slot is checked first: an op on a slot holding no file is skipped
+ * (unless it expects EBADF, which is what the call gives), an open into a slot still
+ * holding one is an error (the old file is closed, never silently). */
+static int exec_slot(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		     uint64_t *bytes, unsigned use)
+{
+	bool was_open = c->fds[op->slot] >= 0;
+	int rc;
+
+	if (use != SLOT_BINDS && !was_open && op->expect != EBADF)
+		return LG_EXEC_SKIPPED(LG_SKIP_NOT_OPEN);
+	rc = exec_table[op->kind](c, op, call, bytes);
+	if (use == SLOT_USES)
+		return rc;
+	c->slot_line[op->slot] = op->line;
+	c->slot_event[op->slot] = use == SLOT_CLOSES ? LG_SLOT_CLOSED : LG_SLOT_OPEN_FAILED;
+	if (use == SLOT_BINDS)
+		c->slot_path[op->slot] = lg_op_path_index(c, op->path, op->var);
+	return rc == 0 && use == SLOT_BINDS && was_open ? LG_ERR_SLOT_OPEN : rc;
+}
+
 int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes)
 {
+	unsigned use = slot_use[op->kind];
 	int rc;
 
 	*bytes = 0;
-	rc = exec_table[op->kind](c, op, call, bytes);
+	if (use != SLOT_NONE && op->slot != LG_NO_SLOT)
+		rc = exec_slot(c, op, call, bytes, use);
+	else
+		rc = exec_table[op->kind](c, op, call, bytes);
 	if (rc == 0 && c->sh->sync_dirs && changes_names(op))
 		rc = sync_dirs(c, op);
 	return rc;

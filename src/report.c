@@ -15,12 +15,12 @@
 #define MAX_NOTES LG_FIRST_ERRORS /* unexpected results quoted, over all clients */
 
 void lg_report_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
-			const char *phase, int secs, double max_latency_ms)
+			const char *phase, double secs, int decimals, double max_latency_ms)
 {
 	/* dbench's "%4d %8d ..." with the types we hold: same text for every value an int
 	 * could show, and no wrap past 2^31 ops. */
-	fprintf(out, "%4u %8" PRIu64 " %7.2f MB/sec  %s %3d sec  latency %.3f ms\n", clients,
-		ops, mbps, phase, secs, max_latency_ms);
+	fprintf(out, "%4u %8" PRIu64 " %7.2f MB/sec  %s %*.*f sec  latency %.3f ms\n", clients,
+		ops, mbps, phase, decimals ? 4 + decimals : 3, decimals, secs, max_latency_ms);
 }
 
 static const char *type_label(const struct lg_run *run, size_t i)
@@ -180,6 +180,95 @@ static void print_verify(FILE *out, const struct lg_run *run)
 		fprintf(out, " ... and %" PRIu64 " more\n", run->corruptions - shown);
 }
 
+/* Per label: steps not executed, by reason. Never in the table's counts. */
+static void print_skipped(FILE *out, const struct lg_run *run, int w)
+{
+	fprintf(out, "\n %-*s%*s  %s\n", w, "Skipped (not executed)", COL, "Count", "By reason");
+	for (size_t i = 0; i < run->ntypes; i++) {
+		const struct lg_type_stats *t = &run->totals[i];
+		uint64_t n = 0;
+
+		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+			n += t->skipped[r];
+		if (n == 0)
+			continue;
+		fprintf(out, " %-*s%*" PRIu64 " ", w, type_label(run, i), COL, n);
+		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+			if (t->skipped[r])
+				fprintf(out, " %s=%" PRIu64, lg_skip_reason_name(r), t->skipped[r]);
+		fputc('\n', out);
+	}
+}
+
+/* One op skipped because its slot was not open, and what left the slot closed. */
+static void print_not_open(FILE *out, const struct lg_run *run, unsigned client,
+			   const struct lg_skip_note *n)
+{
+	const char *type = n->type < run->ntypes ? type_label(run, n->type) : "?";
+
+	if (n->event == LG_SLOT_NEVER)
+		fprintf(out, " client %u: line %" PRIu32 ": %s skipped: its slot was never "
+			     "opened\n", client, n->line, type);
+	else
+		fprintf(out, " client %u: line %" PRIu32 ": %s skipped: its slot is not open "
+			     "(%s at line %" PRIu32 ")\n", client, n->line, type,
+			lg_slot_event_name(n->event), n->slot_line);
+}
+
+/* Ops of the measured phase skipped because their slot was not open: loud, since the
+ * load ran was not the load described. */
+static void print_not_open_run(FILE *out, const struct lg_run *run)
+{
+	if (!run->skipped[LG_SKIP_NOT_OPEN])
+		return;
+	fprintf(out, "\nFAILURE: %" PRIu64 " ops were not executed because their file slot "
+		     "was not open:\n", run->skipped[LG_SKIP_NOT_OPEN]);
+	for (unsigned c = 0; c < run->nclients && run->clients; c++)
+		if (run->clients[c] && run->clients[c]->not_open.set)
+			print_not_open(out, run, run->clients[c]->id, &run->clients[c]->not_open);
+}
+
+/* One untimed phase's failures over all clients: count, errnos, first notes. */
+static void print_untimed_phase(FILE *out, const struct lg_run *run, unsigned p)
+{
+	uint64_t errnos[LG_ERRNO_MAX] = { 0 }, shown = 0;
+	char path[4096];
+
+	for (unsigned c = 0; c < run->nclients && run->clients; c++)
+		for (int e = 0; run->clients[c] && e < LG_ERRNO_MAX; e++)
+			errnos[e] += run->clients[c]->untimed[p].errnos[e];
+	fprintf(out, "\nFAILURE: %" PRIu64 " unexpected results in %s", run->untimed_errors[p],
+		lg_untimed_name(p));
+	for (int e = 0; e < LG_ERRNO_MAX; e++)
+		if (errnos[e])
+			fprintf(out, " %s=%" PRIu64, lg_errno_name(e), errnos[e]);
+	fprintf(out, ", %" PRIu64 " ops not executed (slot not open)\n",
+		run->untimed_skipped[p][LG_SKIP_NOT_OPEN]);
+	for (unsigned c = 0; c < run->nclients && run->clients; c++) {
+		const struct lg_untimed_stats *u = run->clients[c] ? &run->clients[c]->untimed[p]
+								  : NULL;
+
+		for (size_t k = 0; u && k < u->nnotes && shown < MAX_NOTES; k++, shown++) {
+			const struct lg_error_note *n = &u->notes[k];
+
+			fprintf(out, " client %u: line %" PRIu32 ": %s %s got %s, expected %s\n", c,
+				n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
+				lg_run_note_path(run, c, n->path, path, sizeof(path)),
+				lg_errno_name(n->got), expect_name(n->expect));
+		}
+		if (u && u->not_open.set)
+			print_not_open(out, run, c, &u->not_open);
+	}
+}
+
+/* Failures outside the measured ops: setup, warm-up, cleanup. */
+static void print_untimed(FILE *out, const struct lg_run *run)
+{
+	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++)
+		if (run->untimed_errors[p] || run->untimed_skipped[p][LG_SKIP_NOT_OPEN])
+			print_untimed_phase(out, run, p);
+}
+
 void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n)
 {
 	struct lg_stat_summary m, o;
@@ -248,12 +337,20 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	double ops = secs ? (double)run->ops / secs : 0;
 	int w = label_width(run);
 
+	uint64_t skipped = 0;
+
+	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+		skipped += run->skipped[r];
 	if (run->totals)
 		print_table(out, run, w);
 	if (run->errors && run->totals)
 		print_errors(out, run, w);
 	if (run->errors)
 		print_notes(out, run);
+	if (skipped && run->totals)
+		print_skipped(out, run, w);
+	print_not_open_run(out, run);
+	print_untimed(out, run);
 	/* dbench runs one process per client; each of our threads stands for one. */
 	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
 		run->nclients, run->nclients, ms(run->all.max_ns));
@@ -271,6 +368,14 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	if (run->status == LG_RUN_INTERRUPTED)
 		fprintf(out, "Interrupted: the run stopped early; figures cover the %.3f s "
 			     "measured before the stop\n", secs);
+	if (run->cleanup_left > 0)
+		fprintf(out, "Cleanup left %" PRId64 " entr%s in the run directory (removed "
+			     "after it)\n", run->cleanup_left, run->cleanup_left == 1 ? "y" : "ies");
+	if (run->status == LG_RUN_ABORTED)
+		fprintf(out, "Aborted: --abort-on-error stopped the run at the first unexpected "
+			     "result; figures cover the %.3f s measured before the stop\n", secs);
+	if (run->status == LG_RUN_FAILED)
+		fprintf(out, "Failed: %s\n", run->failure ? run->failure : "the run failed");
 	if (run->status == LG_RUN_PARTIAL)
 		fprintf(out, "Partial: some clients were lost; figures cover what the clients "
 			     "measured until then\n");

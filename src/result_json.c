@@ -132,11 +132,6 @@ static const char *type_label(const struct lg_run *run, size_t i)
 									 : "?";
 }
 
-static const char *expect_name(int32_t expect)
-{
-	return expect == LG_EXPECT_ANY ? "any" : lg_errno_name(expect);
-}
-
 static json_t *latency_json(const struct lg_histogram *h)
 {
 	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
@@ -190,9 +185,15 @@ static json_t *errnos_json(const struct lg_type_stats *t)
  * latency_ns counts from each op's intended start. */
 static json_t *type_json(const struct lg_type_stats *t, const struct lg_histogram *svc)
 {
-	return json_pack("{s:I, s:I, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
+	uint64_t skipped = 0;
+
+	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+		skipped += t->skipped[r];
+	return json_pack("{s:I, s:I, s:I, s:o, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
 			 "count", I(t->count),
 			 "errors", I(t->errors),
+			 "skipped", I(skipped),
+			 "skipped_by_reason", lg_skipped_json(t->skipped),
 			 "corruptions", t->corruptions ? json_integer(I(t->corruptions)) : NULL,
 			 "bytes", I(t->bytes_read + t->bytes_written),
 			 "bytes_read", I(t->bytes_read),
@@ -212,7 +213,12 @@ static json_t *types_json(const struct lg_run *run)
 
 		const struct lg_histogram *svc = run->svc_totals ? &run->svc_totals[i] : NULL;
 
-		if ((t->count || t->errors) && put(o, type_label(run, i), type_json(t, svc))) {
+		bool skipped = false;
+
+		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+			skipped = skipped || t->skipped[r];
+		if ((t->count || t->errors || skipped) &&
+		    put(o, type_label(run, i), type_json(t, svc))) {
 			json_decref(o);
 			o = NULL;
 		}
@@ -223,18 +229,22 @@ static json_t *types_json(const struct lg_run *run)
 static json_t *client_json(const struct lg_client_stats *cs, double secs)
 {
 	struct lg_histogram *h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack */
-	uint64_t ops, bytes, errors = 0;
+	uint64_t ops, bytes, errors = 0, skipped = 0;
 	json_t *j;
 
 	if (!h)
 		return NULL;
 	lg_client_stats_sum(cs, h, &ops, &bytes);
-	for (size_t i = 0; i < cs->ntypes; i++)
+	for (size_t i = 0; i < cs->ntypes; i++) {
 		errors += cs->types[i].errors;
-	j = json_pack("{s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+			skipped += cs->types[i].skipped[r];
+	}
+	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
 		      "id", I(cs->id),
 		      "ops", I(ops),
 		      "errors", I(errors),
+		      "skipped", I(skipped),
 		      "bytes", I(bytes),
 		      "throughput_mbps", per_s((double)bytes / 1e6, secs),
 		      "latency_ns", latency_json(h),
@@ -286,13 +296,8 @@ static json_t *notes_json(const struct lg_run *run)
 		const struct lg_client_stats *cs = run->clients[c];
 
 		for (size_t k = 0; a && cs && k < cs->nnotes && k < LG_FIRST_ERRORS; k++) {
-			const struct lg_error_note *n = &cs->notes[k];
-
-			if (json_array_append_new(a, json_pack("{s:I, s:I, s:o, s:s, s:s}",
-				"client", I(cs->id), "line", I(n->line),
-				"type", jstr(type_label(run, n->type)),
-				"got", lg_errno_name(n->got),
-				"expected", expect_name(n->expect)))) {
+			if (json_array_append_new(a, lg_error_note_json(run, cs->id, "run",
+									&cs->notes[k]))) {
 				json_decref(a);
 				a = NULL;
 			}
@@ -327,17 +332,26 @@ static json_t *lost_json(const struct lg_run *run)
 
 static const char *status_name(enum lg_run_status st)
 {
-	return st == LG_RUN_INTERRUPTED ? "interrupted" : st == LG_RUN_PARTIAL ? "partial" :
-									 "complete";
+	static const char *const names[] = {
+		[LG_RUN_COMPLETE] = "complete",   [LG_RUN_INTERRUPTED] = "interrupted",
+		[LG_RUN_PARTIAL] = "partial",     [LG_RUN_ABORTED] = "aborted",
+		[LG_RUN_FAILED] = "failed",
+	};
+
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
 }
 
 static json_t *run_json(const struct lg_run *run)
 {
 	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
+	uint64_t skipped = 0;
 
-	return json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:f,"
-			 " s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+		skipped += run->skipped[r];
+	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:f, s:f,"
+			 " s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "status", status_name(run->status),
+			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
 			 "end_sync_s", fin(run->end_sync_s),
 			 "buffered_throughput_mbps",
@@ -346,6 +360,8 @@ static json_t *run_json(const struct lg_run *run)
 			 "bytes_written", I(run->bytes_written),
 			 "ops", I(run->ops),
 			 "errors", I(run->errors),
+			 "skipped", I(skipped),
+			 "skipped_by_reason", lg_skipped_json(run->skipped),
 			 "throughput_mbps",
 			 per_s((double)(run->bytes_read + run->bytes_written) / 1e6, secs),
 			 "ops_per_s", per_s((double)run->ops, secs),
@@ -360,6 +376,10 @@ static json_t *run_json(const struct lg_run *run)
 			 "stalls", lg_stalls_json(run),
 			 "fairness", lg_fairness_json(run),
 			 "error_notes", notes_json(run),
+			 "not_open_notes", lg_not_open_json(run),
+			 "phases", lg_phases_json(run),
+			 "cleanup_left", run->cleanup_left >= 0 ? json_integer(I(run->cleanup_left))
+								 : json_null(),
 			 "lost_clients", lost_json(run));
 }
 
@@ -406,7 +426,7 @@ static json_t *config_json(const struct lg_config *cfg)
 			 "clients", I(cfg->clients),
 			 "mode", jstr(cfg->mode),
 			 "time_s", fin(cfg->time_s),
-			 "warmup_s", fin(cfg->warmup_s),
+			 "warmup_s", cfg->run_once ? 0.0 : fin(cfg->warmup_s),
 			 "run_once", (int)cfg->run_once,
 			 "directory", jstr(cfg->directory),
 			 "seed", I(cfg->seed),

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loadgen/workload.h"
+
 #define I(x) ((json_int_t)(x))
 
 /* json_real refuses NaN and infinities (a stddev of one run is NaN): those become null. */
@@ -251,4 +253,149 @@ json_t *lg_corruption_notes_json(const struct lg_run *run)
 		}
 	}
 	return a;
+}
+
+const char *lg_run_note_path(const struct lg_run *run, unsigned client, uint32_t path,
+			     char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (path == LG_NOTE_NO_PATH || !run->path_names || path >= run->npaths ||
+	    lg_path_expand(run->path_names[path], client, buf, len) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+json_t *lg_skipped_json(const uint64_t skipped[LG_SKIP_REASONS])
+{
+	json_t *o = json_object();
+
+	for (unsigned r = 0; o && r < LG_SKIP_REASONS; r++) {
+		if (json_object_set_new(o, lg_skip_reason_name(r),
+					json_integer((json_int_t)skipped[r]))) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+static const char *expect_name(int32_t expect)
+{
+	return expect == LG_EXPECT_ANY ? "any" : lg_errno_name(expect);
+}
+
+static const char *label(const struct lg_run *run, unsigned type)
+{
+	return run->type_names && type < run->ntypes && run->type_names[type]
+		       ? run->type_names[type] : "?";
+}
+
+/* Strings from the workload may hold bytes that are not UTF-8 (result_json.c repairs
+ * them); here a name jansson refuses becomes JSON null rather than failing the file. */
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = json_string(s);
+
+	return j ? j : json_null();
+}
+
+json_t *lg_error_note_json(const struct lg_run *run, unsigned client, const char *phase,
+			   const struct lg_error_note *n)
+{
+	char path[4096];
+
+	lg_run_note_path(run, client, n->path, path, sizeof(path));
+	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s}",
+			 "client", (json_int_t)client, "phase", phase, "line", (json_int_t)n->line,
+			 "type", str_or_null(label(run, n->type)),
+			 "path", path[0] ? str_or_null(path) : json_null(),
+			 "got", lg_errno_name(n->got), "expected", expect_name(n->expect));
+}
+
+/* Append to a the note of client if set. 0 or -ENOMEM. */
+static int add_not_open(json_t *a, const struct lg_run *run, unsigned client,
+			const char *phase, const struct lg_skip_note *n)
+{
+	if (!n->set)
+		return 0;
+	return json_array_append_new(a, json_pack("{s:I, s:s, s:I, s:o, s:s, s:I}",
+		"client", (json_int_t)client, "phase", phase, "line", (json_int_t)n->line,
+		"type", str_or_null(label(run, n->type)),
+		"slot_event", lg_slot_event_name(n->event),
+		"slot_line", (json_int_t)n->slot_line)) ? -ENOMEM : 0;
+}
+
+json_t *lg_not_open_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+		int rc;
+
+		if (!cs)
+			continue;
+		rc = add_not_open(a, run, cs->id, "run", &cs->not_open);
+		for (unsigned p = 0; !rc && p < LG_UNTIMED_COUNT; p++)
+			rc = add_not_open(a, run, cs->id, lg_untimed_name(p),
+					  &cs->untimed[p].not_open);
+		if (rc) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* One untimed phase over all clients. */
+static json_t *phase_json(const struct lg_run *run, unsigned p)
+{
+	uint64_t errnos[LG_ERRNO_MAX] = { 0 };
+	json_t *by = json_object(), *notes = json_array();
+
+	for (unsigned c = 0; by && notes && run->clients && c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+
+		for (int e = 0; cs && e < LG_ERRNO_MAX; e++)
+			errnos[e] += cs->untimed[p].errnos[e];
+		for (size_t k = 0; cs && k < cs->untimed[p].nnotes && k < LG_FIRST_ERRORS; k++)
+			if (json_array_append_new(notes, lg_error_note_json(
+				run, cs->id, lg_untimed_name(p), &cs->untimed[p].notes[k])))
+				goto nomem;
+	}
+	for (int e = 0; by && e < LG_ERRNO_MAX; e++)
+		if (errnos[e] && json_object_set_new(by, lg_errno_name(e),
+						     json_integer((json_int_t)errnos[e])))
+			goto nomem;
+	return json_pack("{s:I, s:o, s:o, s:o}", "errors", (json_int_t)run->untimed_errors[p],
+			 "errors_by_errno", by, "skipped", lg_skipped_json(run->untimed_skipped[p]),
+			 "error_notes", notes);
+nomem:
+	json_decref(by);
+	json_decref(notes);
+	return NULL;
+}
+
+json_t *lg_phases_json(const struct lg_run *run)
+{
+	json_t *o = json_object();
+
+	for (unsigned p = 0; o && p < LG_UNTIMED_COUNT; p++) {
+		if (json_object_set_new(o, lg_untimed_name(p), phase_json(run, p))) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+json_t *lg_failure_json(const struct lg_run *run)
+{
+	if (run->status != LG_RUN_FAILED)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o}", "phase", lg_untimed_name((unsigned)run->failure_phase),
+			 "errno", run->failure_errno ? lg_errno_name(run->failure_errno) : "OK",
+			 "message", str_or_null(run->failure ? run->failure : "the run failed"));
 }

@@ -1,5 +1,5 @@
 /* Parts of the result document that look across clients and runs: stalls, fairness,
- * and the summary of repeated runs. Private to result_json.c and report.c. */
+ * failures outside the measured ops, and the summary of repeated runs. Private to result_json.c and report.c. */
 #ifndef LOADGEN_RESULT_SUMMARY_H
 #define LOADGEN_RESULT_SUMMARY_H
 
@@ -53,5 +53,23 @@ void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
 /* The first corrupt blocks of all clients ("corruption_notes"), a new reference, NULL
  * on -ENOMEM. */
 json_t *lg_corruption_notes_json(const struct lg_run *run);
+
+/* The path of a note's path index for client id, into buf (len bytes): "" when the
+ * note has none or it cannot be told. Returns buf. */
+const char *lg_run_note_path(const struct lg_run *run, unsigned client, uint32_t path,
+			     char *buf, size_t len);
+/* A run's failures outside its measured ops' results, new references, NULL on -ENOMEM:
+ * "phases" (setup, warmup, cleanup: errors, errors_by_errno, skipped, notes),
+ * "not_open_notes" (ops skipped because their slot was not open, every phase),
+ * "failure" (why a failed run failed, or JSON null). */
+json_t *lg_phases_json(const struct lg_run *run);
+json_t *lg_not_open_json(const struct lg_run *run);
+json_t *lg_failure_json(const struct lg_run *run);
+/* Skipped steps by reason ({"prev_offset": n, "not_open": m}), a new reference. */
+json_t *lg_skipped_json(const uint64_t skipped[LG_SKIP_REASONS]);
+/* One unexpected result of client as a JSON object (phase: "run" or an untimed
+ * phase's name), a new reference. */
+json_t *lg_error_note_json(const struct lg_run *run, unsigned client, const char *phase,
+			   const struct lg_error_note *n);
 
 #endif

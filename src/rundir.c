@@ -16,11 +16,9 @@ static int fail(char *err, size_t errlen, const char *what, int e)
 	return -e;
 }
 
-int lg_rundir_create(const char *parent, char **path, int *fd, char *err, size_t errlen)
+int lg_rundir_check(const char *parent, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t n = strlen(parent) + sizeof("/loadgen.XXXXXX");
-	char *p;
 
 	if (stat(parent, &st) != 0)
 		return fail(err, errlen, parent, errno);
@@ -28,6 +26,17 @@ int lg_rundir_create(const char *parent, char **path, int *fd, char *err, size_t
 		return fail(err, errlen, parent, ENOTDIR);
 	if (access(parent, W_OK | X_OK) != 0)
 		return fail(err, errlen, parent, errno);
+	return 0;
+}
+
+int lg_rundir_create(const char *parent, char **path, int *fd, char *err, size_t errlen)
+{
+	size_t n = strlen(parent) + sizeof("/loadgen.XXXXXX");
+	char *p;
+	int rc = lg_rundir_check(parent, err, errlen);
+
+	if (rc)
+		return rc;
 	p = malloc(n);
 	if (!p)
 		return fail(err, errlen, parent, ENOMEM);
@@ -122,4 +131,27 @@ int lg_rundir_remove(const char *path, int dirfd)
 	if (rmdir(path) != 0 && !rc)
 		rc = -errno;
 	return rc;
+}
+
+int lg_rundir_count(int dirfd, uint64_t *n)
+{
+	int fd = dup(dirfd);
+	struct dirent *de;
+	DIR *d;
+
+	*n = 0;
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			(*n)++;
+	closedir(d);
+	return 0;
 }

@@ -137,3 +137,16 @@ void lg_spawn_free(struct lg_spawn *s)
 	free(s->exit_status);
 	memset(s, 0, sizeof(*s));
 }
+
+/* Say which client processes were lost, and how. */
+void lg_spawn_warn_lost(const struct lg_spawn *s)
+{
+	for (unsigned i = 0; s->processes && i < s->started; i++) {
+		if (s->lost_signal[i])
+			fprintf(stderr, "loadgen: client %u was lost: killed by signal %d (%s)\n",
+				i, s->lost_signal[i], strsignal(s->lost_signal[i]));
+		else if (s->exit_status[i] > 0)
+			fprintf(stderr, "loadgen: client %u was lost: exited with status %d\n", i,
+				s->exit_status[i]);
+	}
+}

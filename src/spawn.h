@@ -28,6 +28,8 @@ int lg_spawn_start(struct lg_spawn *s, bool processes, unsigned n, struct lg_cli
 		   char *err, size_t errlen);
 /* Processes: notice clients that died, without waiting. Returns s->lost. */
 unsigned lg_spawn_reap(struct lg_spawn *s);
+/* Processes: say on stderr which clients were lost, and how. */
+void lg_spawn_warn_lost(const struct lg_spawn *s);
 /* Wait for every client to end. */
 void lg_spawn_join(struct lg_spawn *s);
 /* Processes: SIGKILL every client still running (async-signal-safe). */

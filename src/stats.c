@@ -53,6 +53,7 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 {
 	cs->nnotes = 0;
 	memset(cs->notes, 0, sizeof(cs->notes));
+	memset(&cs->not_open, 0, sizeof(cs->not_open));
 	cs->slow_count = cs->slow_total_ns = 0;
 	memset(&cs->slowest, 0, sizeof(cs->slowest));
 	cs->nslow = 0;
@@ -64,6 +65,7 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 			memset(t->errnos, 0, sizeof(t->errnos));
 		t->count = 0;
 		t->errors = 0;
+		memset(t->skipped, 0, sizeof(t->skipped));
 		t->bytes_read = 0;
 		t->bytes_written = 0;
 		lg_histogram_clear(&t->hist);
@@ -100,12 +102,25 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 {
 	dst->count += src->count;
 	dst->errors += src->errors;
+	for (size_t r = 0; r < LG_SKIP_REASONS; r++)
+		dst->skipped[r] += src->skipped[r];
 	dst->corruptions += src->corruptions;
 	dst->bytes_read += src->bytes_read;
 	dst->bytes_written += src->bytes_written;
 	for (size_t e = 0; src->errors && e < LG_ERRNO_MAX; e++)
 		dst->errnos[e] += src->errnos[e];
 	lg_histogram_add(&dst->hist, &src->hist);
+}
+
+/* Add a client's failures outside the measured phase, and --verify's bytes. */
+static void merge_untimed(struct lg_run *run, const struct lg_client_stats *cs)
+{
+	run->verified_bytes += cs->verified_bytes;
+	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++) {
+		run->untimed_errors[p] += cs->untimed[p].errors;
+		for (size_t r = 0; r < LG_SKIP_REASONS; r++)
+			run->untimed_skipped[p][r] += cs->untimed[p].skipped[r];
+	}
 }
 
 /* Safe to call again (e.g. after more clients were attached): totals are rebuilt from
@@ -167,9 +182,12 @@ int lg_run_merge(struct lg_run *run)
 	lg_histogram_init(&run->all);
 	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
 	run->corruptions = run->verified_bytes = 0;
+	memset(run->skipped, 0, sizeof(run->skipped));
+	memset(run->untimed_errors, 0, sizeof(run->untimed_errors));
+	memset(run->untimed_skipped, 0, sizeof(run->untimed_skipped));
 	for (unsigned c = 0; c < run->nclients; c++)
 		if (run->clients && run->clients[c])
-			run->verified_bytes += run->clients[c]->verified_bytes;
+			merge_untimed(run, run->clients[c]);
 	for (size_t i = 0; i < run->ntypes; i++) {
 		lg_histogram_add(&run->all, &totals[i].hist);
 		run->ops += totals[i].count;
@@ -177,9 +195,53 @@ int lg_run_merge(struct lg_run *run)
 		run->bytes_read += totals[i].bytes_read;
 		run->bytes_written += totals[i].bytes_written;
 		run->corruptions += totals[i].corruptions;
+		for (size_t r = 0; r < LG_SKIP_REASONS; r++)
+			run->skipped[r] += totals[i].skipped[r];
 	}
 	return rc;
 }
+
+bool lg_run_has_failures(const struct lg_run *run)
+{
+	uint64_t n = run->skipped[LG_SKIP_NOT_OPEN];
+
+	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++)
+		n += run->untimed_errors[p] + run->untimed_skipped[p][LG_SKIP_NOT_OPEN];
+	return n > 0 || run->status == LG_RUN_FAILED;
+}
+
+const char *lg_untimed_name(unsigned phase)
+{
+	static const char *const names[] = {
+		[LG_UNTIMED_SETUP] = "setup",
+		[LG_UNTIMED_WARMUP] = "warmup",
+		[LG_UNTIMED_CLEANUP] = "cleanup",
+	};
+
+	return phase < LG_UNTIMED_COUNT ? names[phase] : "?";
+}
+
+const char *lg_skip_reason_name(unsigned reason)
+{
+	static const char *const names[] = {
+		[LG_SKIP_PREV] = "prev_offset",
+		[LG_SKIP_NOT_OPEN] = "not_open",
+	};
+
+	return reason < LG_SKIP_REASONS ? names[reason] : "?";
+}
+
+const char *lg_slot_event_name(unsigned event)
+{
+	static const char *const names[] = {
+		[LG_SLOT_NEVER] = "never opened",
+		[LG_SLOT_OPEN_FAILED] = "open failed",
+		[LG_SLOT_CLOSED] = "closed",
+	};
+
+	return event < sizeof(names) / sizeof(names[0]) ? names[event] : "?";
+}
+
 
 const char *lg_corruption_reason_name(unsigned reason)
 {
@@ -226,6 +288,10 @@ void lg_run_clear(struct lg_run *run)
 	free(run->svc_totals);
 	free(run->timeline);
 	free(run->lost);
+	if (run->failure_owned)
+		free((void *)run->failure);
+	run->failure = NULL;
+	run->failure_owned = false;
 	run->lost = NULL;
 	run->nlost = 0;
 	run->clients = NULL;

@@ -86,11 +86,15 @@ static void test_progress(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	lg_report_progress(f, 4, 1234, 12.5, "execute", 7, 1.5);
-	lg_report_progress(f, 128, 12345678, 1234.567, "warmup", 120, 0.0004);
+	lg_report_progress(f, 4, 1234, 12.5, "execute", 7, 0, 1.5);
+	lg_report_progress(f, 128, 12345678, 1234.567, "warmup", 120, 0, 0.0004);
+	lg_report_progress(f, 1, 10, 1, "execute", 0.25, 2, 0); /* --interval < 1 */
+	lg_report_progress(f, 1, 10, 1, "execute", 12.5, 2, 0);
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf, "   4     1234   12.50 MB/sec  execute   7 sec  latency 1.500 ms\n"
-				 " 128 12345678 1234.57 MB/sec  warmup 120 sec  latency 0.000 ms\n");
+				 " 128 12345678 1234.57 MB/sec  warmup 120 sec  latency 0.000 ms\n"
+				 "   1       10    1.00 MB/sec  execute   0.25 sec  latency 0.000 ms\n"
+				 "   1       10    1.00 MB/sec  execute  12.50 sec  latency 0.000 ms\n");
 	free(buf);
 }
 

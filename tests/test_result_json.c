@@ -55,11 +55,11 @@ static void make_run(struct lg_run *run)
 	op(run->clients[1], 1, 500000, 0, 1000000);
 	run->clients[0]->types[0].errors = 1;
 	run->clients[0]->types[0].errnos[0] = 1;
-	run->clients[0]->notes[0] = (struct lg_error_note){ 7, 0, 0, ENOENT };
+	run->clients[0]->notes[0] = (struct lg_error_note){ 7, 0, 0, ENOENT, LG_NOTE_NO_PATH };
 	run->clients[0]->nnotes = 1;
 	run->clients[1]->types[1].errors = 1;
 	run->clients[1]->types[1].errnos[ENOSPC] = 1;
-	run->clients[1]->notes[0] = (struct lg_error_note){ 42, 1, ENOSPC, 0 };
+	run->clients[1]->notes[0] = (struct lg_error_note){ 42, 1, ENOSPC, 0, LG_NOTE_NO_PATH };
 	run->clients[1]->nnotes = 1;
 	assert_int_equal(lg_run_merge(run), 0);
 	assert_int_equal(lg_run_add_interval(run, &iv1), 0);

@@ -155,6 +155,42 @@ static void test_run_merge(void **state)
 	lg_run_clear(NULL);
 }
 
+/* Skipped steps and failures outside the measured phase: merged apart from ops; reset
+ * (warm-up's end) clears the measured skips but never the untimed failures. */
+static void test_skips_and_untimed(void **state)
+{
+	struct lg_run run;
+
+	(void)state;
+	make_run(&run);
+	run.clients[0]->types[0].skipped[LG_SKIP_PREV] = 2;
+	run.clients[1]->types[1].skipped[LG_SKIP_NOT_OPEN] = 5;
+	run.clients[1]->untimed[LG_UNTIMED_CLEANUP].errors = 3;
+	run.clients[0]->untimed[LG_UNTIMED_SETUP].skipped[LG_SKIP_NOT_OPEN] = 1;
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_int_equal(run.ops, 6); /* skips are not ops */
+	assert_int_equal(run.skipped[LG_SKIP_PREV], 2);
+	assert_int_equal(run.skipped[LG_SKIP_NOT_OPEN], 5);
+	assert_int_equal(run.totals[1].skipped[LG_SKIP_NOT_OPEN], 5);
+	assert_int_equal(run.untimed_errors[LG_UNTIMED_CLEANUP], 3);
+	assert_int_equal(run.untimed_skipped[LG_UNTIMED_SETUP][LG_SKIP_NOT_OPEN], 1);
+	assert_true(lg_run_has_failures(&run));
+	lg_client_stats_reset(run.clients[1]);
+	assert_int_equal(run.clients[1]->types[1].skipped[LG_SKIP_NOT_OPEN], 0);
+	assert_int_equal(run.clients[1]->untimed[LG_UNTIMED_CLEANUP].errors, 3);
+	run.clients[1]->untimed[LG_UNTIMED_CLEANUP].errors = 0;
+	run.clients[0]->untimed[LG_UNTIMED_SETUP].skipped[LG_SKIP_NOT_OPEN] = 0;
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_false(lg_run_has_failures(&run)); /* prev skips are not failures */
+	run.status = LG_RUN_FAILED;
+	assert_true(lg_run_has_failures(&run));
+	assert_string_equal(lg_skip_reason_name(LG_SKIP_NOT_OPEN), "not_open");
+	assert_string_equal(lg_untimed_name(LG_UNTIMED_WARMUP), "warmup");
+	assert_string_equal(lg_slot_event_name(LG_SLOT_OPEN_FAILED), "open failed");
+	assert_string_equal(lg_errno_name(LG_ERR_SLOT_OPEN), "ESLOTOPEN");
+	lg_run_clear(&run);
+}
+
 static void test_run_merge_empty(void **state)
 {
 	struct lg_run run;
@@ -196,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_zero_types),
 		cmocka_unit_test(test_client_sum),
 		cmocka_unit_test(test_run_merge),
+		cmocka_unit_test(test_skips_and_untimed),
 		cmocka_unit_test(test_run_merge_empty),
 		cmocka_unit_test(test_timeline),
 	};

@@ -8,9 +8,10 @@
 #include "loadgen/stats.h"
 
 /* Print the dbench-shaped progress line:
- * "%4d %8d %7.2f MB/sec  %s %3d sec  latency %.3f ms". */
+ * "%4d %8d %7.2f MB/sec  %s %3d sec  latency %.3f ms", the seconds with `decimals`
+ * decimals (0: rounded to whole seconds, as dbench prints them). */
 void lg_report_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
-			const char *phase, int secs, double max_latency_ms);
+			const char *phase, double secs, int decimals, double max_latency_ms);
 /* Print the final table (ms), the Throughput line and the ops/s line for one run. */
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run);
 

@@ -9,13 +9,24 @@
 
 #include "loadgen/histogram.h"
 
-#define LG_ERRNO_MAX 134  /* errno values counted individually (0 < errno < 134) */
+#define LG_ERRNO_MAX 135  /* errno values counted individually (0 < errno < 135):
+			     Linux's (up to 133) and LG_ERR_SLOT_OPEN */
 #define LG_FIRST_ERRORS 8 /* unexpected results remembered per client, with their line */
+
+/* Why a step was not executed (counted apart from ops, never timed). */
+enum lg_skip_reason {
+	LG_SKIP_PREV,     /* offset: prev with no block before the last one */
+	LG_SKIP_NOT_OPEN, /* its slot held no open file (its open failed, it was closed,
+			     or no open ran) */
+	LG_SKIP_REASONS
+};
 
 /* Counters of one op type (stats label). */
 struct lg_type_stats {
 	uint64_t count;                /* ops completed (each read/write call is one op) */
 	uint64_t errors;               /* ops whose result differed from the expected one */
+	uint64_t skipped[LG_SKIP_REASONS]; /* steps not executed, by enum lg_skip_reason:
+					      not in count, bytes or hist */
 	uint64_t bytes_read;           /* bytes read calls returned */
 	uint64_t bytes_written;        /* bytes write calls returned */
 	uint64_t errnos[LG_ERRNO_MAX]; /* unexpected results by errno; [0]: unexpected success */
@@ -24,12 +35,57 @@ struct lg_type_stats {
 	struct lg_histogram hist;      /* latency of every op, ns */
 };
 
+/* A pseudo-errno (beyond Linux's, below LG_ERRNO_MAX): an open found its slot still
+ * holding an open file. The old file is closed, the new one opened, and the op counts
+ * as an unexpected result with this value. lg_errno_name gives "ESLOTOPEN". */
+#define LG_ERR_SLOT_OPEN (LG_ERRNO_MAX - 1)
+
 /* One unexpected result, kept to show the user where it happened. */
 struct lg_error_note {
 	uint32_t line;   /* line of the op in the workload source */
 	uint16_t type;   /* stats row */
 	int32_t got;     /* errno the call gave, 0 for success */
 	int32_t expect;  /* what the workload expected (lg_op.expect) */
+	uint32_t path;   /* the op's path index with its variable (into the client's
+			    expanded paths), or LG_NOTE_NO_PATH */
+};
+
+#define LG_NOTE_NO_PATH UINT32_MAX /* lg_error_note.path of an op without a path */
+
+/* What last happened to a slot, for an op skipped because its slot was not open. */
+enum lg_slot_event {
+	LG_SLOT_NEVER,       /* no open ran on the slot yet */
+	LG_SLOT_OPEN_FAILED, /* its last open failed */
+	LG_SLOT_CLOSED       /* it was closed */
+};
+
+/* The first op a client skipped because its slot was not open. */
+struct lg_skip_note {
+	uint32_t line;      /* line of the skipped op */
+	uint32_t slot_line; /* line of the open that failed or of the close (0: never) */
+	uint16_t type;      /* stats row of the skipped op */
+	uint8_t event;      /* enum lg_slot_event */
+	uint8_t set;        /* 1 once filled */
+};
+
+/* Phases a client runs, as results are kept: the measured phase's counters are in
+ * lg_type_stats; the others (untimed, or warm-up's discarded results) only keep their
+ * failures, so that none goes unseen. */
+enum lg_untimed {
+	LG_UNTIMED_SETUP,   /* the setup phase */
+	LG_UNTIMED_WARMUP,  /* the run phase before the measured phase began */
+	LG_UNTIMED_CLEANUP, /* the cleanup phase */
+	LG_UNTIMED_COUNT
+};
+
+/* Failures of one untimed phase of one client. Never reset. */
+struct lg_untimed_stats {
+	uint64_t errors;                       /* unexpected results */
+	uint64_t errnos[LG_ERRNO_MAX];         /* of them by errno; [0]: unexpected success */
+	uint64_t skipped[LG_SKIP_REASONS];     /* steps not executed, by reason */
+	size_t nnotes;                         /* filled entries of notes[] */
+	struct lg_error_note notes[LG_FIRST_ERRORS]; /* the first unexpected results */
+	struct lg_skip_note not_open;          /* the first op skipped: slot not open */
 };
 
 #define LG_SLOW_NOTES 8 /* slow ops remembered per client, with when they happened */
@@ -87,6 +143,10 @@ struct lg_client_stats {
 	uint64_t verified_bytes;                      /* bytes of blocks read and checked */
 	size_t ncorrupt;                              /* filled entries of corrupt[] */
 	struct lg_corruption_note corrupt[LG_CORRUPT_NOTES]; /* the first corrupt blocks */
+	struct lg_skip_note not_open;                 /* the first measured op skipped
+							 because its slot was not open */
+	struct lg_untimed_stats untimed[LG_UNTIMED_COUNT]; /* failures outside the
+							 measured phase, never reset */
 	struct lg_histogram *svc;                     /* per label service time, when the
 							 latency in types[] counts from the
 							 intended start (--rate); else NULL */
@@ -110,7 +170,9 @@ struct lg_interval {
 enum lg_run_status {
 	LG_RUN_COMPLETE,    /* ran for its time (or its one pass) */
 	LG_RUN_INTERRUPTED, /* stopped early by a signal or --abort-on-error */
-	LG_RUN_PARTIAL      /* some client processes died; the others ran to the end */
+	LG_RUN_PARTIAL,     /* some client processes died; the others ran to the end */
+	LG_RUN_ABORTED,     /* --abort-on-error stopped it at the first unexpected result */
+	LG_RUN_FAILED       /* it could not measure (e.g. the filesystem was full in setup) */
 };
 
 /* A client process that died before the end of the run. */
@@ -131,6 +193,20 @@ struct lg_run {
 	struct lg_type_stats *totals;    /* ntypes merged rows (owned) */
 	struct lg_histogram all;         /* every op of every client */
 	uint64_t ops, errors, bytes_read, bytes_written; /* sums over totals */
+	uint64_t skipped[LG_SKIP_REASONS]; /* measured steps not executed, by reason */
+	uint64_t untimed_errors[LG_UNTIMED_COUNT]; /* unexpected results per untimed phase */
+	uint64_t untimed_skipped[LG_UNTIMED_COUNT][LG_SKIP_REASONS]; /* skips per phase */
+	const char *failure;             /* why the run failed before measuring (static or
+					    owned: failure_owned), or NULL */
+	int failure_errno;               /* the errno behind failure, or 0 */
+	int64_t cleanup_left;            /* entries the cleanup phase left directly in the
+					    run directory (removed after it), -1 when it did
+					    not run (--keep) */
+	int failure_phase;               /* enum lg_untimed of the failure */
+	bool failure_owned;              /* failure is malloc'd and freed by lg_run_clear */
+	const char *const *path_names;   /* path templates, borrowed from the workload,
+					    for notes (see lg_run_note_path); may be NULL */
+	size_t npaths;                   /* entries of path_names */
 	uint64_t corruptions;            /* --verify: blocks read back not as written */
 	uint64_t verified_bytes;         /* --verify: bytes of blocks read and checked */
 	struct lg_histogram *svc_totals; /* ntypes merged service-time rows, or NULL (owned) */
@@ -170,6 +246,16 @@ int lg_run_merge(struct lg_run *run);
 int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv);
 /* Free what run owns (clients, totals, timeline); run itself is the caller's. NULL ok. */
 void lg_run_clear(struct lg_run *run);
+
+/* Whether the run had failures outside the measured ops' results: unexpected results
+ * in setup, warm-up or cleanup, or ops skipped because their slot was not open. */
+bool lg_run_has_failures(const struct lg_run *run);
+/* Name of an untimed phase ("setup", "warmup", "cleanup"); static. */
+const char *lg_untimed_name(unsigned phase);
+/* Name of a skip reason ("prev_offset", "not_open"); static. */
+const char *lg_skip_reason_name(unsigned reason);
+/* Name of a slot event ("open failed", "closed", "never opened"); static. */
+const char *lg_slot_event_name(unsigned event);
 
 /* Stalls of one run: intervals in which nothing completed, and very slow ops. */
 struct lg_stalls {

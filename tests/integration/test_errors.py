@@ -33,6 +33,7 @@ res = run(["-D", f, "-t", "1", "1"], workdir=d, json_out=False)
 check(res.rc == 2 and "Not a directory" in res.err, "-D at a file exits 2", res)
 res = run(["-D", os.path.join(d, "missing"), "-t", "1", "1"], workdir=d, json_out=False)
 check(res.rc == 2 and "No such file" in res.err, "-D at a missing dir exits 2", res)
+check(res.out == "", "-D at a missing dir: refused before the environment header", res)
 
 # --json into a missing directory is refused before the run.
 res = run(["-D", target, "--json", os.path.join(d, "no", "r.json"), "-t", "1", "1"],
@@ -65,5 +66,5 @@ res = run(["-q", "-D", target, "-c", w, "-t", "5", "--warmup", "0", "--abort-on-
           workdir=d)
 check(res.rc == 1, "abort-on-error exits 1", res)
 r = res.json["runs"][0]
-check(r["status"] == "interrupted" and r["errors"] == 1, "stopped after the first error", res)
+check(r["status"] == "aborted" and r["errors"] == 1, "stopped after the first error, status aborted", res)
 check(r["duration_s"] < 2, "stopped promptly")

@@ -62,10 +62,17 @@ setup:
 run:
   - stat: "big${client}"
 """)
-        res = run(["-q", "-D", small, "-c", w, "-t", "1", "4"], workdir=d, json_out=False)
+        res = run(["-q", "-D", small, "-c", w, "-t", "1", "4"], workdir=d)
         check(res.rc == 1 and "setup failed" in res.err and "full" in res.err,
               "full filesystem in setup: a clear message, exit 1", res)
-        check(len(res.err.strip().splitlines()) <= 3, "no cascade of messages", res)
+        check(len(res.err.strip().splitlines()) == 1, "one message, no cascade", res)
+        check(res.json is not None, "full setup: the --json file is written", res)
+        r = res.json["runs"][0]
+        check(r["status"] == "failed" and r["failure"]["phase"] == "setup" and
+              r["failure"]["errno"] == "ENOSPC" and "full" in r["failure"]["message"],
+              f"full setup: status failed, and why ({r['status']}, {r['failure']})")
+        check(r["phases"]["setup"]["errors_by_errno"].get("ENOSPC", 0) > 0 and r["ops"] == 0,
+              "full setup: setup's ENOSPC in the JSON, nothing measured")
         check(listdir(small) == [], "full setup: run directory removed")
     finally:
         subprocess.run(["umount", small])
