@@ -391,8 +391,7 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 			return rc;
 		}
 		if (runs[*n].status == LG_RUN_FAILED)
-			fprintf(stderr, "loadgen: %s
-", runs[*n].failure ? runs[*n].failure
+			fprintf(stderr, "loadgen: %s\n", runs[*n].failure ? runs[*n].failure
 									  : "the run failed");
 		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1))
 			print_run_line(&runs[*n], k);

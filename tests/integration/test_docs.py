@@ -81,15 +81,20 @@ for where, lang, text, want in blocks():
             continue
         if any(re.fullmatch(r"\[?[A-Z_]+\]?", w) or "[" in w for w in words[1:]):
             continue  # a synopsis (FILE, [-o OUT]), not a command
+        if any(w in ("||", "&&", "|", ";") for w in words):
+            print(f"skip: {where}: {cmd} (a line of a script)")
+            continue
         words = [w.replace("loadfiles/", os.path.join(SOURCE, "loadfiles") + "/")
                  for w in words[1:]]
         missing = [w for w in words if "/" in w and not w.startswith("-") and
                    w.endswith((".txt", ".yaml")) and not os.path.exists(w)]
+        missing += [w for w in words[1:] if w.endswith(".json") and words[0] in
+                    ("compare", "report") and not os.path.exists(os.path.join(d, w))]
         missing += [w for w in words if w == "my.yaml"]
         if missing:
             print(f"skip: {where}: {cmd} (needs {missing})")
             continue
-        if words[0] not in ("import", "compare"):
+        if words[0] not in ("import", "compare", "report", "show"):
             words += ["-q", "-t", "1", "--warmup", "0", "-D", target]
         proc = subprocess.run([LOADGEN] + words, cwd=d, capture_output=True, text=True,
                               timeout=300)
