@@ -14,6 +14,14 @@
 #define LG_DEFAULT_INTERVAL_S 1.0
 #define LG_DEFAULT_STALL_S 1.0
 
+/* --resolve: how the dbench ops resolve names (ops_dbench.c). */
+enum lg_resolve_mode {
+	LG_RESOLVE_DBENCH, /* as dbench 4.0: stat, on failure a case-insensitive directory
+			      search; Find also resolves its literal wildcard pattern */
+	LG_RESOLVE_SAMBA,  /* the same, but Find lists without resolving its pattern */
+	LG_RESOLVE_STAT    /* only the stat (dbench's --no-resolve) */
+};
+
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
 	unsigned clients;      /* concurrent clients */
@@ -38,6 +46,7 @@ struct lg_config {
 	bool drop_caches;      /* --drop-caches: drop the page cache before measuring */
 	bool verify;           /* --verify: self-describing blocks, checked on every read */
 	unsigned repeat;       /* --repeat: measured runs in this invocation (>= 1) */
+	int resolve;           /* --resolve: enum lg_resolve_mode */
 	double interval_s;     /* --interval: timeline and progress interval */
 	double stall_threshold_s; /* --stall-threshold: ops this slow are stalls */
 	struct lg_param *params; /* -p overrides (strings borrowed) */

@@ -1,0 +1,108 @@
+"""Filesystem calls of dbench 4.0 and of loadgen on the same dbench loadfile, from
+`strace -f -o` traces: which calls each program makes for each loadfile line.
+
+A call is named by what it does to the filesystem, not by the libc entry point: dbench
+calls unlink(), mkdir(), rename(), statfs() and stat() on absolute paths where loadgen
+calls unlinkat(), mkdirat(), renameat(), fstatfs() and fstatat() relative to the run
+directory; both are one lookup of the same name. Calls that are neither program's load
+on the filesystem are left out: dbench's kill() per line (used here to split its trace
+into lines), its stdio reads of the loadfile, memory allocation, loadgen's futexes and
+clocks."""
+import re
+
+# syscall -> the name it is counted under (None: not a filesystem call, ignored)
+NAMES = {
+    "openat": "open", "open": "open",
+    "close": "close",
+    "getdents64": "getdents64",
+    "pread64": "pread", "pwrite64": "pwrite",
+    "fsync": "fsync", "fdatasync": "fdatasync",
+    "unlink": "unlink", "rmdir": "rmdir",
+    "mkdir": "mkdir", "mkdirat": "mkdir",
+    "rename": "rename", "renameat": "rename", "renameat2": "rename",
+    "utime": "utime", "utimes": "utime", "utimensat": "utime",
+    "statfs": "statfs", "fstatfs": "statfs",
+    "ftruncate": "ftruncate",
+}
+LINE = re.compile(r"^(\d+)\s+(?:<\.\.\. )?([a-z0-9_]+)(\(| resumed>)(.*)$")
+
+
+def call_name(name, args):
+    """The counted name of syscall name with argument text args, or None."""
+    if name in ("newfstatat", "fstatat64", "statx", "stat", "lstat", "fstat"):
+        # fstat is newfstatat(fd, "", AT_EMPTY_PATH) in today's glibc; an unfinished
+        # call's text may stop before the flags
+        return "fstat" if name == "fstat" or re.match(r'\d+, ""', args) else "stat"
+    if name == "unlinkat":
+        return "rmdir" if "AT_REMOVEDIR" in args else "unlink"
+    if name == "fcntl":
+        return "lock" if re.search(r"F_(OFD_)?SETLKW?\b", args) else None
+    return NAMES.get(name)
+
+
+def parse(path):
+    """[(pid, syscall, args)] of a strace -f -o file, each call once (at its start)."""
+    calls = []
+    with open(path) as f:
+        for text in f:
+            m = LINE.match(text)
+            if not m or m.group(3) != "(":
+                continue
+            calls.append((int(m.group(1)), m.group(2), m.group(4)))
+    return calls
+
+
+def dbench_lines(path, nlines):
+    """dbench's trace split into loadfile lines: a list of nlines lists of counted calls.
+    Its child calls kill(parent, 0) before each line it reads, so the calls between the
+    i-th kill and the next are line i's. Lines past nlines (the next pass) are dropped.
+    Returns None when the trace has fewer than nlines lines (dbench stopped early)."""
+    calls = parse(path)
+    kills = [c for c in calls if c[1] == "kill"]
+    if not kills:
+        return None
+    child = kills[0][0]
+    lines, cur = [], None
+    for pid, name, args in calls:
+        if pid != child:
+            continue
+        if name == "kill":
+            if cur is not None:
+                lines.append(cur)
+            cur = []
+            if len(lines) == nlines:
+                break
+            continue
+        counted = call_name(name, args)
+        if cur is not None and counted:
+            cur.append(counted)
+    else:
+        if cur is not None and len(lines) < nlines:
+            lines.append(cur)  # the last line: dbench went on to the next pass or ended
+    return lines if len(lines) == nlines else None
+
+
+def loadgen_calls(path, setup_calls):
+    """The counted calls of loadgen's one client thread, after the setup_calls calls of
+    its setup phase (the mkdirat of clients and clients/clientN)."""
+    calls = parse(path)
+    main = calls[0][0]
+    per = {}
+    for pid, name, args in calls:
+        counted = call_name(name, args)
+        if pid != main and counted:
+            per.setdefault(pid, []).append(counted)
+    if len(per) != 1:
+        raise RuntimeError(f"expected one client thread in {path}, found {len(per)}")
+    seq = next(iter(per.values()))
+    return seq[setup_calls:]
+
+
+def op_words(loadfile):
+    """The op word of each line of loadfile ('' for blank and comment lines)."""
+    words = []
+    with open(loadfile) as f:
+        for text in f:
+            w = text.split()
+            words.append(w[0] if w and not w[0].startswith("#") else "")
+    return words
