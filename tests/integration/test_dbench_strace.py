@@ -1,0 +1,200 @@
+"""dbench's load, call for call: dbench 4.0 and loadgen replay the same loadfiles under
+`strace -f`, and the filesystem calls each makes must be the same calls in the same
+order (hence, per op type, the same counts per loadfile line).
+
+Loadfiles: the first 30,184 lines of Debian's client.txt (a slice that closes all its
+handles), and hand-made ones for the error paths (NAME_NOT_FOUND, PATH_NOT_FOUND, every
+create disposition, a rename onto a missing name, Find with and without matches, a
+listing over one getdents64 buffer, Deltree of a tree).
+
+How the two traces are made comparable (see dbench_trace.py for the call names):
+- dbench runs with -t long enough and is stopped once its child has read one pass of
+  the loadfile plus a line; its trace is cut into lines at the kill(parent, 0) it makes
+  before each line, and only the first pass is kept.
+- loadgen runs the file once (--run-once) with one client; its setup phase makes
+  clients/ and clients/client0 (two mkdirat, not compared), so dbench's directory gets
+  the same two directories beforehand: both start from the same tree.
+Exit 77 (CTest SKIP) only when dbench or strace is not installed."""
+import collections
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from lgtest import LOADGEN, check, tmpdir, write
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dbench_trace as dt  # noqa: E402
+
+CLIENT_TXT = "/usr/share/dbench/client.txt"
+SLICE_LINES = 30184
+for tool in ("dbench", "strace"):
+    if not shutil.which(tool):
+        print(f"SKIP: {tool} is not installed")
+        sys.exit(77)
+
+
+def trace_dbench(loadfile, nlines, work):
+    """strace of dbench on loadfile until its child started line nlines + 1 (or ended)."""
+    d = os.path.join(work, "dbench")
+    os.makedirs(os.path.join(d, "clients", "client0"))
+    out = os.path.join(work, "dbench.strace")
+    proc = subprocess.Popen(["strace", "-f", "-o", out, "dbench", "-c", loadfile,
+                             "-t", "600", "-D", d, "--skip-cleanup", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline, seen, pos = time.time() + 280, 0, 0
+    while proc.poll() is None and time.time() < deadline:
+        time.sleep(0.3)
+        with open(out, errors="replace") as f:  # count kill() lines as they come
+            f.seek(pos)
+            chunk = f.read()
+        cut = chunk.rfind("\n") + 1
+        seen += chunk[:cut].count(" kill(")
+        pos += len(chunk[:cut].encode("utf-8", "surrogateescape"))
+        if seen > nlines:
+            break
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    text = proc.communicate()[0].decode(errors="replace")
+    return out, text
+
+
+def trace_loadgen(loadfile, work):
+    """strace of loadgen running loadfile once with one client."""
+    d = os.path.join(work, "loadgen")
+    os.makedirs(d)
+    out = os.path.join(work, "loadgen.strace")
+    cmd = ["strace", "-f", "-o", out, LOADGEN, "-c", loadfile, "--run-once", "-q", "-D",
+           d, "1"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
+    return out, proc
+
+
+def compare(name, loadfile):
+    """Trace both programs on loadfile; check the call sequences are equal. Returns
+    {op word: Counter of calls} of dbench's pass, for the report."""
+    work = tmpdir()
+    words = dt.op_words(loadfile)
+    dtrace, dout = trace_dbench(loadfile, len(words), work)
+    dlines = dt.dbench_lines(dtrace, len(words))
+    check(dlines is not None, f"{name}: dbench ran one whole pass", dout[-2000:])
+    # dbench's complaints about a line: "[LINE] ...", "(LINE) ERROR ...", "ERROR: ..."
+    check(not re.search(r"^(\[\d+\]|\(\d+\) ERROR|ERROR)", dout, re.M),
+          f"{name}: dbench replayed it without errors", dout[-2000:])
+    ltrace, proc = trace_loadgen(loadfile, work)
+    check(proc.returncode == 0, f"{name}: loadgen replayed it with the expected statuses",
+          proc.stdout[-2000:] + proc.stderr[-2000:])
+    lcalls = dt.loadgen_calls(ltrace, 2)
+    dcalls = [c for line in dlines for c in line]
+    owner = [i for i, line in enumerate(dlines) for _ in line]
+    per_op = collections.defaultdict(collections.Counter)
+    for w, line in zip(words, dlines):
+        per_op[w].update(line)
+    where = ""
+    for k, (a, b) in enumerate(zip(dcalls, lcalls)):
+        if a != b:
+            i = owner[k]
+            where = (f"first difference at call {k}, loadfile line {i + 1} ({words[i]}): "
+                     f"dbench's line {dlines[i]}, loadgen from there "
+                     f"{lcalls[k:k + 8]}")
+            break
+    if not where and len(dcalls) != len(lcalls):
+        where = f"dbench {len(dcalls)} calls, loadgen {len(lcalls)}"
+    check(not where, f"{name}: the same {len(dcalls)} filesystem calls in the same order "
+          f"({len(dcalls) / max(1, sum(1 for w in words if w)):.3f} per op line)", where)
+    dtot, ltot = collections.Counter(dcalls), collections.Counter(lcalls)
+    check(dtot == ltot, f"{name}: the same count of each call", f"{dtot}\n{ltot}")
+    return per_op
+
+
+def report(per_op, words):
+    lines = collections.Counter(w for w in words if w)
+    for w in sorted(per_op):
+        if w:
+            calls = ", ".join(f"{c} {n / lines[w]:.2f}" for c, n in sorted(per_op[w].items()))
+            print(f"  {w:24} {lines[w]:6} lines: {calls}")
+
+
+C = r"\clients\client1"
+ERRORS = f"""Deltree "{C}" NT_STATUS_OK
+Mkdir "\\clients" NT_STATUS_OK
+NTCreateX "{C}" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "{C}\\missing" 0x40 0x1 2 NT_STATUS_OBJECT_NAME_NOT_FOUND
+NTCreateX "{C}\\nodir\\x" 0x40 0x1 3 NT_STATUS_OBJECT_PATH_NOT_FOUND
+QUERY_PATH_INFORMATION "{C}\\missing" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+QUERY_PATH_INFORMATION "{C}\\nodir\\x" 1004 NT_STATUS_OBJECT_PATH_NOT_FOUND
+NTCreateX "{C}\\a.txt" 0x40 0x2 4 NT_STATUS_OK
+WriteX 4 0 5000 5000 NT_STATUS_OK
+Close 4 NT_STATUS_OK
+QUERY_PATH_INFORMATION "{C}\\a.txt" 1004 NT_STATUS_OK
+QUERY_PATH_INFORMATION "{C}\\A.TXT" 1004 NT_STATUS_OK
+NTCreateX "{C}\\a.txt" 0x40 0x0 5 NT_STATUS_OK
+Close 5 NT_STATUS_OK
+NTCreateX "{C}\\a.txt" 0x40 0x1 6 NT_STATUS_OK
+ReadX 6 0 5000 5000 NT_STATUS_OK
+QUERY_FILE_INFORMATION 6 1004 NT_STATUS_OK
+SET_FILE_INFORMATION 6 1004 NT_STATUS_OK
+LockX 6 0 10 NT_STATUS_OK
+UnlockX 6 0 10 NT_STATUS_OK
+Flush 6 NT_STATUS_OK
+Close 6 NT_STATUS_OK
+NTCreateX "{C}\\a.txt" 0x40 0x2 7 NT_STATUS_OK
+Close 7 NT_STATUS_OK
+NTCreateX "{C}\\a.txt" 0x40 0x3 8 NT_STATUS_OK
+Close 8 NT_STATUS_OK
+NTCreateX "{C}\\a.txt" 0x40 0x4 9 NT_STATUS_OK
+Close 9 NT_STATUS_OK
+NTCreateX "{C}\\new.txt" 0x40 0x5 10 NT_STATUS_OK
+Close 10 NT_STATUS_OK
+NTCreateX "{C}\\sub" 0x1 0x2 11 NT_STATUS_OK
+Close 11 NT_STATUS_OK
+NTCreateX "{C}\\sub" 0x1 0x2 12 NT_STATUS_OK
+Close 12 NT_STATUS_OK
+NTCreateX "{C}\\sub" 0x0 0x1 13 NT_STATUS_OK
+Close 13 NT_STATUS_OK
+NTCreateX "{C}\\sub\\deep.txt" 0x40 0x2 14 NT_STATUS_OK
+Close 14 NT_STATUS_OK
+Rename "{C}\\a.txt" "{C}\\b.txt" NT_STATUS_OK
+Rename "{C}\\gone.txt" "{C}\\c.txt" NT_STATUS_OBJECT_NAME_NOT_FOUND
+Unlink "{C}\\b.txt" 0x20 NT_STATUS_OK
+Unlink "{C}\\b.txt" 0x20 NT_STATUS_OBJECT_NAME_NOT_FOUND
+Mkdir "{C}\\made" NT_STATUS_OK
+Mkdir "{C}\\made" NT_STATUS_OK
+Rmdir "{C}\\made" NT_STATUS_OK
+Rmdir "{C}\\made" NT_STATUS_OBJECT_NAME_NOT_FOUND
+FIND_FIRST "{C}\\*" 260 1366 5 NT_STATUS_OK
+FIND_FIRST "{C}\\*" 260 2 2 NT_STATUS_OK
+FIND_FIRST "{C}\\<.JNK" 260 1366 0 NT_STATUS_NO_SUCH_FILE
+FIND_FIRST "{C}\\NEW.*" 260 1366 1 NT_STATUS_OK
+FIND_FIRST "{C}\\nodir\\*" 260 1366 0 NT_STATUS_OBJECT_PATH_NOT_FOUND
+FIND_FIRST "{C}\\new.txt" 260 1366 1 NT_STATUS_OK
+FIND_FIRST "{C}\\none.txt" 260 1366 0 NT_STATUS_NO_SUCH_FILE
+QUERY_FS_INFORMATION 1 NT_STATUS_OK
+"""
+# A directory whose listing needs more than one 32 KiB getdents64 buffer, read by
+# Find and emptied by Deltree (twice: the directories stay, as in dbench 4.0).
+BIG = [f'NTCreateX "{C}\\big" 0x1 0x2 1 NT_STATUS_OK', "Close 1 NT_STATUS_OK"]
+for i in range(700):
+    BIG += [f'NTCreateX "{C}\\big\\{"long-file-name-" * 3}{i:05d}.dat" 0x40 0x2 2 '
+            "NT_STATUS_OK", "Close 2 NT_STATUS_OK"]
+BIG += [f'FIND_FIRST "{C}\\big\\*" 260 1366 702 NT_STATUS_OK',
+        f'FIND_FIRST "{C}\\big\\*.JNK" 260 1366 0 NT_STATUS_NO_SUCH_FILE',
+        f'Deltree "{C}" NT_STATUS_OK', f'Deltree "{C}" NT_STATUS_OK']
+
+work = tmpdir()
+for name, text in (("errors", ERRORS), ("big directory", "\n".join(BIG) + "\n")):
+    path = write(os.path.join(work, name.replace(" ", "_") + ".txt"), text)
+    report(compare(name, path), dt.op_words(path))
+
+if os.path.exists(CLIENT_TXT):
+    with open(CLIENT_TXT, errors="replace") as f:
+        head = [next(f) for _ in range(SLICE_LINES)]
+    path = write(os.path.join(work, "client_slice.txt"), "".join(head))
+    report(compare(f"client.txt, first {SLICE_LINES} lines", path), dt.op_words(path))
+else:
+    print(f"note: {CLIENT_TXT} not found (Debian's dbench ships it); slice not compared")
