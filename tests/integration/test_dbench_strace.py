@@ -37,13 +37,13 @@ for tool in ("dbench", "strace"):
         sys.exit(77)
 
 
-def trace_dbench(loadfile, nlines, work):
+def trace_dbench(loadfile, nlines, work, extra=()):
     """strace of dbench on loadfile until its child started line nlines + 1 (or ended)."""
     d = os.path.join(work, "dbench")
     os.makedirs(os.path.join(d, "clients", "client0"))
     out = os.path.join(work, "dbench.strace")
     proc = subprocess.Popen(["strace", "-f", "-o", out, "dbench", "-c", loadfile,
-                             "-t", "600", "-D", d, "--skip-cleanup", "1"],
+                             "-t", "600", "-D", d, "--skip-cleanup", *extra, "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     deadline, seen, pos = time.time() + 280, 0, 0
@@ -63,30 +63,32 @@ def trace_dbench(loadfile, nlines, work):
     return out, text
 
 
-def trace_loadgen(loadfile, work):
+def trace_loadgen(loadfile, work, extra=()):
     """strace of loadgen running loadfile once with one client."""
     d = os.path.join(work, "loadgen")
     os.makedirs(d)
     out = os.path.join(work, "loadgen.strace")
     cmd = ["strace", "-f", "-o", out, LOADGEN, "-c", loadfile, "--run-once", "-q", "-D",
-           d, "1"]
+           d, *extra, "1"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
     return out, proc
 
 
-def compare(name, loadfile):
+def compare(name, loadfile, dbench_args=(), loadgen_args=(), loadgen_rc=0):
     """Trace both programs on loadfile; check the call sequences are equal. Returns
     {op word: Counter of calls} of dbench's pass, for the report."""
     work = tmpdir()
     words = dt.op_words(loadfile)
-    dtrace, dout = trace_dbench(loadfile, len(words), work)
+    dtrace, dout = trace_dbench(loadfile, len(words), work, dbench_args)
     dlines = dt.dbench_lines(dtrace, len(words))
     check(dlines is not None, f"{name}: dbench ran one whole pass", dout[-2000:])
     # dbench's complaints about a line: "[LINE] ...", "(LINE) ERROR ...", "ERROR: ..."
     check(not re.search(r"^(\[\d+\]|\(\d+\) ERROR|ERROR)", dout, re.M),
           f"{name}: dbench replayed it without errors", dout[-2000:])
-    ltrace, proc = trace_loadgen(loadfile, work)
-    check(proc.returncode == 0, f"{name}: loadgen replayed it with the expected statuses",
+    ltrace, proc = trace_loadgen(loadfile, work, loadgen_args)
+    check(proc.returncode == loadgen_rc,
+          f"{name}: loadgen replayed it with {'the expected' if loadgen_rc == 0 else 'unexpected'} "
+          "statuses",
           proc.stdout[-2000:] + proc.stderr[-2000:])
     lcalls = dt.loadgen_calls(ltrace, 2)
     dcalls = [c for line in dlines for c in line]
@@ -190,6 +192,30 @@ work = tmpdir()
 for name, text in (("errors", ERRORS), ("big directory", "\n".join(BIG) + "\n")):
     path = write(os.path.join(work, name.replace(" ", "_") + ".txt"), text)
     report(compare(name, path), dt.op_words(path))
+
+# dbench's --no-resolve (only the stat) is loadgen's --resolve stat
+path = os.path.join(work, "errors.txt")
+compare("errors, dbench --no-resolve vs loadgen --resolve stat", path,
+        ["--no-resolve"], ["--resolve", "stat"], 1)  # A.TXT is no longer a.txt
+
+# --resolve samba: Find lists without looking its pattern up as a name; the rest as
+# dbench. The calls of loadgen alone (dbench has no such mode).
+MODES = f"""QUERY_PATH_INFORMATION "{C}\\missing" 1004 NT_STATUS_OBJECT_NAME_NOT_FOUND
+FIND_FIRST "{C}\\*" 260 1366 2 NT_STATUS_OK
+"""
+path = write(os.path.join(work, "modes.txt"), MODES)
+SCAN = ["open", "fstat", "getdents64", "getdents64", "close"]
+for mode, want in (("dbench", ["stat"] + SCAN + ["stat"] + SCAN + SCAN),
+                   ("samba", ["stat"] + SCAN + SCAN),
+                   ("stat", ["stat", "stat"] + SCAN)):
+    mwork = tmpdir()
+    ltrace, proc = trace_loadgen(path, mwork, ["--resolve", mode])
+    got = dt.loadgen_calls(ltrace, 2)
+    check(proc.returncode == 0 and got == want, f"--resolve {mode}: {len(want)} calls",
+          f"{got}\n{proc.stderr}")
+bad = subprocess.run([LOADGEN, "--resolve", "smb", "1"], capture_output=True, text=True)
+check(bad.returncode == 2 and "--resolve 'smb'" in bad.stderr, "--resolve smb refused",
+      bad.stderr)
 
 if os.path.exists(CLIENT_TXT):
     with open(CLIENT_TXT, errors="replace") as f:
