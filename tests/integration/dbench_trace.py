@@ -8,7 +8,11 @@ directory; both are one lookup of the same name. Calls that are neither program'
 on the filesystem are left out: dbench's kill() per line (used here to split its trace
 into lines), its stdio reads of the loadfile, memory allocation, loadgen's futexes and
 clocks."""
+import os
 import re
+import signal
+import subprocess
+import time
 
 # syscall -> the name it is counted under (None: not a filesystem call, ignored)
 NAMES = {
@@ -106,3 +110,57 @@ def op_words(loadfile):
             w = text.split()
             words.append(w[0] if w and not w[0].startswith("#") else "")
     return words
+
+
+def trace_dbench(loadfile, nlines, work, extra=(), timeout=280):
+    """strace of dbench on loadfile in work/dbench until its child has started line
+    nlines + 1 (or ended); returns (trace path, dbench's output). work/dbench gets
+    clients/client0 first: the tree loadgen's setup phase makes."""
+    d = os.path.join(work, "dbench")
+    os.makedirs(os.path.join(d, "clients", "client0"))
+    out = os.path.join(work, "dbench.strace")
+    proc = subprocess.Popen(["strace", "-f", "-o", out, "dbench", "-c", loadfile,
+                             "-t", "600", "-D", d, "--skip-cleanup", *extra, "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline, seen, pos = time.time() + timeout, 0, 0
+    while proc.poll() is None and time.time() < deadline:
+        time.sleep(0.3)
+        with open(out, "rb") as f:  # count kill() lines as they come
+            f.seek(pos)
+            chunk = f.read()
+        cut = chunk.rfind(b"\n") + 1
+        seen += chunk[:cut].count(b" kill(")
+        pos += cut
+        if seen > nlines:
+            break
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    return out, proc.communicate()[0].decode(errors="replace")
+
+
+def trace_loadgen(loadgen, loadfile, work, extra=(), timeout=280):
+    """strace of loadgen running loadfile once with one client in work/loadgen;
+    returns (trace path, CompletedProcess)."""
+    d = os.path.join(work, "loadgen")
+    os.makedirs(d)
+    out = os.path.join(work, "loadgen.strace")
+    cmd = ["strace", "-f", "-o", out, loadgen, "-c", loadfile, "--run-once", "-q", "-D",
+           d, *extra, "1"]
+    return out, subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def calls_per_op(loadgen, loadfile, work):
+    """Filesystem calls per op line of one pass of loadfile: (dbench's, loadgen's).
+    Raises RuntimeError when a trace is incomplete."""
+    words = op_words(loadfile)
+    dtrace, dout = trace_dbench(loadfile, len(words), work)
+    lines = dbench_lines(dtrace, len(words))
+    if lines is None:
+        raise RuntimeError("dbench did not finish one pass: " + dout[-300:])
+    ltrace, proc = trace_loadgen(loadgen, loadfile, work)
+    if proc.returncode != 0:
+        raise RuntimeError(f"loadgen exit {proc.returncode}: {proc.stderr[-300:]}")
+    nops = sum(1 for w in words if w)
+    return (sum(len(x) for x in lines) / nops,
+            len(loadgen_calls(ltrace, 2)) / nops)

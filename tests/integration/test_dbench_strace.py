@@ -19,10 +19,8 @@ import collections
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 from lgtest import LOADGEN, check, tmpdir, write
 
@@ -37,55 +35,18 @@ for tool in ("dbench", "strace"):
         sys.exit(77)
 
 
-def trace_dbench(loadfile, nlines, work, extra=()):
-    """strace of dbench on loadfile until its child started line nlines + 1 (or ended)."""
-    d = os.path.join(work, "dbench")
-    os.makedirs(os.path.join(d, "clients", "client0"))
-    out = os.path.join(work, "dbench.strace")
-    proc = subprocess.Popen(["strace", "-f", "-o", out, "dbench", "-c", loadfile,
-                             "-t", "600", "-D", d, "--skip-cleanup", *extra, "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    deadline, seen, pos = time.time() + 280, 0, 0
-    while proc.poll() is None and time.time() < deadline:
-        time.sleep(0.3)
-        with open(out, errors="replace") as f:  # count kill() lines as they come
-            f.seek(pos)
-            chunk = f.read()
-        cut = chunk.rfind("\n") + 1
-        seen += chunk[:cut].count(" kill(")
-        pos += len(chunk[:cut].encode("utf-8", "surrogateescape"))
-        if seen > nlines:
-            break
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-    text = proc.communicate()[0].decode(errors="replace")
-    return out, text
-
-
-def trace_loadgen(loadfile, work, extra=()):
-    """strace of loadgen running loadfile once with one client."""
-    d = os.path.join(work, "loadgen")
-    os.makedirs(d)
-    out = os.path.join(work, "loadgen.strace")
-    cmd = ["strace", "-f", "-o", out, LOADGEN, "-c", loadfile, "--run-once", "-q", "-D",
-           d, *extra, "1"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
-    return out, proc
-
-
 def compare(name, loadfile, dbench_args=(), loadgen_args=(), loadgen_rc=0):
     """Trace both programs on loadfile; check the call sequences are equal. Returns
     {op word: Counter of calls} of dbench's pass, for the report."""
     work = tmpdir()
     words = dt.op_words(loadfile)
-    dtrace, dout = trace_dbench(loadfile, len(words), work, dbench_args)
+    dtrace, dout = dt.trace_dbench(loadfile, len(words), work, dbench_args)
     dlines = dt.dbench_lines(dtrace, len(words))
     check(dlines is not None, f"{name}: dbench ran one whole pass", dout[-2000:])
     # dbench's complaints about a line: "[LINE] ...", "(LINE) ERROR ...", "ERROR: ..."
     check(not re.search(r"^(\[\d+\]|\(\d+\) ERROR|ERROR)", dout, re.M),
           f"{name}: dbench replayed it without errors", dout[-2000:])
-    ltrace, proc = trace_loadgen(loadfile, work, loadgen_args)
+    ltrace, proc = dt.trace_loadgen(LOADGEN, loadfile, work, loadgen_args)
     check(proc.returncode == loadgen_rc,
           f"{name}: loadgen replayed it with {'the expected' if loadgen_rc == 0 else 'unexpected'} "
           "statuses",
@@ -209,7 +170,7 @@ for mode, want in (("dbench", ["stat"] + SCAN + ["stat"] + SCAN + SCAN),
                    ("samba", ["stat"] + SCAN + SCAN),
                    ("stat", ["stat", "stat"] + SCAN)):
     mwork = tmpdir()
-    ltrace, proc = trace_loadgen(path, mwork, ["--resolve", mode])
+    ltrace, proc = dt.trace_loadgen(LOADGEN, path, mwork, ["--resolve", mode])
     got = dt.loadgen_calls(ltrace, 2)
     check(proc.returncode == 0 and got == want, f"--resolve {mode}: {len(want)} calls",
           f"{got}\n{proc.stderr}")
