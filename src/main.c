@@ -207,13 +207,11 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
 	case OPT_RESOLVE:
-		if (!strcmp(arg, "dbench"))
-			cfg->resolve = LG_RESOLVE_DBENCH;
-		else if (!strcmp(arg, "samba"))
-			cfg->resolve = LG_RESOLVE_SAMBA;
-		else if (!strcmp(arg, "stat"))
-			cfg->resolve = LG_RESOLVE_STAT;
-		else
+		cfg->resolve = -1;
+		for (int m = 0; m < (int)(sizeof(lg_resolve_names) / sizeof(*lg_resolve_names)); m++)
+			if (!strcmp(arg, lg_resolve_names[m]))
+				cfg->resolve = m;
+		if (cfg->resolve < 0)
 			return bad_usage("invalid --resolve '%s': expected dbench, samba or stat",
 					 arg);
 		break;

@@ -22,6 +22,12 @@ enum lg_resolve_mode {
 	LG_RESOLVE_STAT    /* only the stat (dbench's --no-resolve) */
 };
 
+/* The --resolve word of each mode, for the option and the result's config. */
+static const char *const lg_resolve_names[] = {
+	[LG_RESOLVE_DBENCH] = "dbench", [LG_RESOLVE_SAMBA] = "samba",
+	[LG_RESOLVE_STAT] = "stat",
+};
+
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
 	unsigned clients;      /* concurrent clients */

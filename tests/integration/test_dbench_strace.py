@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 
-from lgtest import LOADGEN, check, tmpdir, write
+from lgtest import LOADGEN, check, run, tmpdir, write
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dbench_trace as dt  # noqa: E402
@@ -174,6 +174,11 @@ for mode, want in (("dbench", ["stat"] + SCAN + ["stat"] + SCAN + SCAN),
     got = dt.loadgen_calls(ltrace, 2)
     check(proc.returncode == 0 and got == want, f"--resolve {mode}: {len(want)} calls",
           f"{got}\n{proc.stderr}")
+for mode in ("samba", None):
+    res = run(["-c", path, "--run-once", "-q"] + (["--resolve", mode] if mode else []) +
+              ["1"])
+    check(res.rc == 0 and res.json["config"]["resolve"] == (mode or "dbench"),
+          f"the result's config says resolve: {mode or 'dbench'}", res)
 bad = subprocess.run([LOADGEN, "--resolve", "smb", "1"], capture_output=True, text=True)
 check(bad.returncode == 2 and "--resolve 'smb'" in bad.stderr, "--resolve smb refused",
       bad.stderr)
