@@ -20,6 +20,7 @@
  * status, so the status in the loadfile can be checked. */
 #include "ops_dbench.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -236,8 +237,40 @@ int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(futimens(fd, ts));
 }
 
+/* Whether name matches pattern ignoring ASCII case: '*', '?' and '\\' escapes, as
+ * fnmatch(3) with FNM_CASEFOLD treats them. A pattern with a bracket expression goes to
+ * fnmatch; this loop is for the rest, which are all of dbench's, because fnmatch's
+ * case folding goes through the locale's multibyte machinery for every entry. */
+static bool matches(const char *pattern, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+
+	if (strchr(pattern, '['))
+		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
+	while (*name) {
+		char p = *pattern == '\\' && pattern[1] ? pattern[1] : *pattern;
+
+		if (*pattern == '*') {
+			star = ++pattern;
+			resume = name;
+		} else if (*pattern == '?' || (*pattern && tolower((unsigned char)p) ==
+							      tolower((unsigned char)*name))) {
+			pattern += *pattern == '\\' && pattern[1] ? 2 : 1;
+			name++;
+		} else if (star) {
+			pattern = star;
+			name = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
+
 /* The listing of Find: up to max entries of directory dir (0: all of them), "." and
- * ".." included, as fileio's readdir loop; 0 if one matched pattern (fnmatch, case
+ * ".." included, as fileio's readdir loop; 0 if one matched pattern (fnmatch's syntax, case
  * ignored as SMB does), ENOENT (NO_SUCH_FILE) if none did, or an errno. */
 static int list(struct lg_client *c, const char *dir, const char *pattern, uint64_t max)
 {
@@ -256,7 +289,7 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	lg_dirscan_init(&s, fd, buf);
 	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
 	     n++)
-		found = found || fnmatch(pattern, entry, FNM_CASEFOLD) == 0;
+		found = found || matches(pattern, entry);
 	close(fd);
 	if (rc < 0)
 		return -rc;

@@ -25,12 +25,13 @@ static char base[] = "/tmp/lg_ops_dbench_XXXXXX";
 
 /* Paths the ops below use, by index (as a workload's path table). */
 enum { P_DIR, P_FILE, P_UPPER, P_MISSING, P_NODIR, P_SUB, P_SUBFILE, P_PATTERN,
-       P_NOMATCH, P_NEW, NPATHS };
+       P_NOMATCH, P_NEW, P_CASE, P_ESCAPED, P_CLASS, P_STARS, NPATHS };
 static const char *paths[NPATHS] = {
 	[P_DIR] = "d", [P_FILE] = "d/a.txt", [P_UPPER] = "d/A.TXT",
 	[P_MISSING] = "d/missing", [P_NODIR] = "nodir/x", [P_SUB] = "d/sub",
 	[P_SUBFILE] = "d/sub/deep.txt", [P_PATTERN] = "*.txt", [P_NOMATCH] = "*.jnk",
-	[P_NEW] = "d/b.txt",
+	[P_NEW] = "d/b.txt", [P_CASE] = "A.?X*", [P_ESCAPED] = "\\*", [P_CLASS] = "[a].TXT",
+	[P_STARS] = "**a*t**",
 };
 
 /* One client over the temporary directory, with one file slot. */
@@ -224,6 +225,11 @@ static void test_find(void **state)
 		assert_int_equal(exec(f, &o), ENOENT);
 		o.size = 3;
 		assert_int_equal(exec(f, &o), 0);
+	}
+	o.size = 0;
+	for (uint32_t p = P_CASE; p <= P_STARS; p++) { /* matched ignoring case, escapes */
+		o.path2 = p;
+		assert_int_equal(exec(f, &o), p == P_ESCAPED ? ENOENT : 0);
 	}
 	o = op_of(LG_OP_FIND, P_NODIR, P_PATTERN);
 	assert_int_equal(exec(f, &o), ENOENT);
