@@ -88,17 +88,15 @@ def dbench_lines(path, nlines):
 
 def loadgen_calls(path, setup_calls):
     """The counted calls of loadgen's one client thread, after the setup_calls calls of
-    its setup phase (the mkdirat of clients and clients/clientN)."""
+    its setup phase (the mkdirat of clients and clients/clientN). The client is the
+    thread that makes clients/ (a sanitizer's own thread may make calls too)."""
     calls = parse(path)
-    main = calls[0][0]
-    per = {}
-    for pid, name, args in calls:
-        counted = call_name(name, args)
-        if pid != main and counted:
-            per.setdefault(pid, []).append(counted)
-    if len(per) != 1:
-        raise RuntimeError(f"expected one client thread in {path}, found {len(per)}")
-    seq = next(iter(per.values()))
+    client = next((pid for pid, name, args in calls
+                   if name in ("mkdirat", "mkdir") and '"clients"' in args), None)
+    if client is None:
+        raise RuntimeError(f"no thread of {path} makes clients/: not a dbench run")
+    seq = [c for c in (call_name(name, args) for pid, name, args in calls if pid == client)
+           if c]
     return seq[setup_calls:]
 
 
