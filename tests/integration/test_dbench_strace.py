@@ -183,6 +183,42 @@ bad = subprocess.run([LOADGEN, "--resolve", "smb", "1"], capture_output=True, te
 check(bad.returncode == 2 and "--resolve 'smb'" in bad.stderr, "--resolve smb refused",
       bad.stderr)
 
+# The YAML readdir op reads with the same scanner: open, getdents64 of 32 KiB until the
+# end, close; no fstat, no fcntl, no allocation (it used opendir before). 1200 names of
+# 36 bytes need more than one read.
+YAML = """name: readdir
+setup:
+  - mkdir: "clients"
+  - mkdir: "clients/d"
+  - repeat:
+      count: 1200
+      do:
+        - pick: {var: k, count: 1200, order: seq}
+        - create: {path: "clients/d/a-file-name-of-some-forty-bytes-${k}", as: f}
+        - close: f
+run:
+  - readdir: "clients/d"
+"""
+ypath = write(os.path.join(work, "readdir.yaml"), YAML)
+ywork = tmpdir()
+ltrace, proc = dt.trace_loadgen(LOADGEN, ypath, ywork)
+calls = dt.parse(ltrace)
+reader = [c for c in calls if c[1] == "openat" and '"clients/d"' in c[2]]
+check(proc.returncode == 0 and reader, "readdir: traced", proc.stderr)
+tid = reader[-1][0]
+seq = [(n, a) for pid, n, a in calls if pid == tid and dt.call_name(n, a)]
+start = max(i for i, (n, a) in enumerate(seq) if n == "openat" and '"clients/d"' in a)
+raw = [n for pid, n, a in calls if pid == tid]
+got = [dt.call_name(n, a) for n, a in seq[start:]]
+mid = got[1:-1]
+sizes = {a.rsplit(",", 1)[-1].split(")")[0].strip() for n, a in seq[start:]
+         if n == "getdents64"}
+check(got[0] == "open" and got[-1] == "close" and len(mid) >= 3 and
+      set(mid) == {"getdents64"} and sizes == {"32768"} and "fcntl" not in raw and
+      "lseek" not in raw,
+      "readdir: open, getdents64 of 32 KiB until the end (more than one), close",
+      f"{got} {sizes}")
+
 if os.path.exists(CLIENT_TXT):
     with open(CLIENT_TXT, errors="replace") as f:
         head = [next(f) for _ in range(SLICE_LINES)]
