@@ -166,6 +166,8 @@ void lg_client_fini(struct lg_client *c)
 	free(c->paths);
 	free(c->parents);
 	free(c->arena);
+	for (size_t i = 0; i < LG_DIR_LEVELS; i++)
+		free(c->dirbufs[i]);
 	lg_verify_state_destroy(c->verify);
 	memset(c, 0, sizeof(*c));
 }

@@ -8,10 +8,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "loadgen/config.h"
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
 #include "verify.h"
 #include "window.h"
+
+/* Directory levels an op reads at once (Deltree's depth): buffers per client. */
+#define LG_DIR_LEVELS 32
 
 /* Phases as the master announces them to the clients. */
 enum lg_clock_phase {
@@ -54,6 +58,7 @@ struct lg_shared {
 				       largest I/O size, 4 KiB aligned, read by every client */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 	int dirfd;                  /* the run directory */
+	int resolve;                /* enum lg_resolve_mode: dbench's name resolution */
 };
 
 /* Counters the monitor reads while the client runs. Only the client writes ops and
@@ -110,6 +115,9 @@ struct lg_client {
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
 	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
 	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
+	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
+					    LG_DIRSCAN_BUF bytes for getdents64, made on
+					    first use (owned; lg_op_dirbuf) */
 };
 
 /* Allocate a client's state (paths expanded, buffers); stats and live are the caller's

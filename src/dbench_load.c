@@ -376,6 +376,14 @@ static int op_args(struct dctx *c, const struct dspec *spec, char **arg, unsigne
 	return rc;
 }
 
+/* Whether dbench resolves the names of an op of kind (its resolve_name) before the
+ * call; NTCreateX and Find always do (ops_dbench.c), for these the op is flagged. */
+static bool resolves(enum lg_op_kind kind)
+{
+	return kind == LG_OP_STAT || kind == LG_OP_UNLINK || kind == LG_OP_RMDIR ||
+	       kind == LG_OP_MKDIR || kind == LG_OP_RENAME;
+}
+
 /* One op line: tok[0] the op word, then its arguments, then the status. */
 static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsigned n)
 {
@@ -400,6 +408,8 @@ static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsi
 	rc = op_args(c, spec, tok + 1, n - 2, ok || !strcmp(tok[n - 1], "*"), &op, num);
 	if (!rc && spec->build)
 		rc = spec->build(c, &op, num);
+	if (resolves(spec->kind))
+		op.flags |= LG_OP_RESOLVE;
 	if (!rc && lg_workload_type(c->wl, spec->label, &op.type))
 		return nomem(c);
 	if (!rc && spec->kind == LG_OP_CLOSE)

@@ -341,6 +341,7 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->seed = cfg->seed;
 	e->sh->fsync_writes = cfg->fsync_writes;
 	e->sh->sync_dirs = cfg->sync_dirs;
+	e->sh->resolve = cfg->resolve;
 	e->sh->verify = cfg->verify;
 	e->sh->deadline = UINT64_MAX;
 	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */

@@ -35,7 +35,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE
 };
 
 static const struct option long_options[] = {
@@ -64,6 +64,7 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -118,6 +119,9 @@ static void usage(FILE *f)
 		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
 		"      --verify           write self-describing blocks and check every read of\n"
 		"                         them; a mismatch exits 4\n"
+		"      --resolve MODE     dbench ops' name lookups: dbench (default, as dbench\n"
+		"                         4.0), samba (Find does not look up its wildcard\n"
+		"                         pattern as a name) or stat (dbench --no-resolve)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -222,6 +226,15 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
+	case OPT_RESOLVE:
+		cfg->resolve = -1;
+		for (int m = 0; m < (int)(sizeof(lg_resolve_names) / sizeof(*lg_resolve_names)); m++)
+			if (!strcmp(arg, lg_resolve_names[m]))
+				cfg->resolve = m;
+		if (cfg->resolve < 0)
+			return bad_usage("invalid --resolve '%s': expected dbench, samba or stat",
+					 arg);
+		break;
 	case OPT_REPEAT:
 		if (lg_repeat_parse(arg, &cfg->repeat_rule))
 			return bad_usage("invalid --repeat '%s': expected 1 to 10000, or"

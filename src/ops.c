@@ -3,7 +3,6 @@
  * ever built at run time. A function returns 0 or the errno of the failing call. */
 #include "client.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirscan.h"
 #include "ops_dbench.h"
 
 typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -203,30 +203,29 @@ static int do_truncate(struct lg_client *c, const struct lg_op *op, uint64_t cal
 	return result(ftruncate(fd_of(c, op), (off_t)op->size));
 }
 
+/* Every entry of directory path, with the scanner of the dbench ops (dirscan.c): the
+ * open, getdents64 into the client's buffer until the end, the close. */
 static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		      uint64_t *bytes)
 {
-	int fd = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
-			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d;
-	int rc;
+	struct lg_dirscan s;
+	unsigned char type;
+	const char *name;
+	char *buf;
+	int fd, rc = lg_op_dirbuf(c, 0, &buf);
 
 	(void)call;
 	(void)bytes;
-	if (fd < 0)
-		return errno;
-	d = fdopendir(fd);
-	if (!d) {
-		rc = errno;
-		close(fd);
+	if (rc)
 		return rc;
-	}
-	errno = 0;
-	while (readdir(d))
+	fd = lg_dirscan_open(c->sh->dirfd, lg_op_path(c, op->path, op->var), 0);
+	if (fd < 0)
+		return -fd;
+	lg_dirscan_init(&s, fd, buf);
+	while ((rc = lg_dirscan_next(&s, &name, &type)) > 0)
 		;
-	rc = errno;
-	closedir(d);
-	return rc;
+	close(fd);
+	return -rc;
 }
 
 static int do_sync_range(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -371,8 +370,9 @@ int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 	*bytes = 0;
 	if (use != SLOT_NONE && op->slot != LG_NO_SLOT)
 		rc = exec_slot(c, op, call, bytes, use);
-	else
-		rc = exec_table[op->kind](c, op, call, bytes);
+	else /* dbench's name ops resolve their names first (ops_dbench.c) */
+		rc = (op->flags & LG_OP_RESOLVE ? lg_op_resolved : exec_table[op->kind])(
+			c, op, call, bytes);
 	if (rc == 0 && c->sh->sync_dirs && changes_names(op))
 		rc = sync_dirs(c, op);
 	return rc;

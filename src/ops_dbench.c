@@ -1,25 +1,124 @@
-/* dbench's SMB-like ops as POSIX calls. The sequence of calls per op follows dbench's
- * fileio backend (what dbench runs against a local filesystem), so loadgen's numbers
- * for a dbench loadfile measure the same work; where fileio is loose (it ignores most
- * results), the op returns the errno that decides the SMB status, so the status in the
- * loadfile can be checked. Everything is relative to the run directory descriptor. */
+/* dbench's SMB-like ops as POSIX calls: by default the very calls of dbench 4.0's
+ * fileio backend, in its order, so a loadfile puts the same load on the filesystem
+ * under loadgen as under dbench (tests/integration/test_dbench_strace.py compares the
+ * two under strace, call for call).
+ *
+ * dbench simulates an SMB server with case-insensitive names (Samba's
+ * pvfs_resolve_name): before NTCreateX, Qpathinfo, Unlink, Rmdir, Mkdir, Rename (both
+ * names) and Find it stats the name and, when that fails, reads the parent directory
+ * looking for the name in any case (open, the fstat of opendir, getdents64 until a
+ * match or the end, close). resolve() below does the same; --resolve samba leaves out
+ * Find's lookup of its literal wildcard pattern (an artefact of dbench), --resolve stat
+ * keeps only the stat (dbench's --no-resolve).
+ *
+ * What is not copied is dbench's own overhead, not load on the filesystem: a kill()
+ * per loadfile line, stdio reads of the loadfile, allocations per op, absolute paths
+ * (loadgen works relative to the run directory descriptor). Directories are read
+ * with dirscan.c into per-client buffers of glibc's size: no allocation per op.
+ *
+ * Where fileio ignores a result, the op still returns the errno that decides the SMB
+ * status, so the status in the loadfile can be checked. */
 #include "ops_dbench.h"
 
-#include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "loadgen/rundir.h"
-
-#define DIR_OPEN (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#include "dirscan.h"
 
 static int result(long rc)
 {
 	return rc < 0 ? errno : 0;
+}
+
+int lg_op_dirbuf(struct lg_client *c, unsigned level, char **buf)
+{
+	if (level >= LG_DIR_LEVELS)
+		return ELOOP;
+	if (!c->dirbufs[level]) {
+		c->dirbufs[level] = aligned_alloc(64, LG_DIRSCAN_BUF);
+		if (!c->dirbufs[level])
+			return ENOMEM;
+	}
+	*buf = c->dirbufs[level];
+	return 0;
+}
+
+/* Split path into its directory, copied into dir (len bytes; "." for the run directory
+ * itself), and its last component, returned. NULL when dir is too small. */
+static const char *split(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (n + 2 > len)
+		return NULL;
+	if (!slash) {
+		memcpy(dir, ".", 2);
+		return path;
+	}
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return slash + 1;
+}
+
+/* Whether directory dir (relative to the run directory) has an entry named name in
+ * any case: opendir's calls, then getdents64 until a match or the end. 0 with *found
+ * set, or an errno (of the open: the caller keeps its own). */
+static int find_name(struct lg_client *c, const char *dir, const char *name, bool *found)
+{
+	struct lg_dirscan s;
+	unsigned char type;
+	const char *entry;
+	char *buf;
+	int fd, rc = lg_op_dirbuf(c, 0, &buf);
+
+	*found = false;
+	if (rc)
+		return rc;
+	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
+	if (fd < 0)
+		return -fd;
+	lg_dirscan_init(&s, fd, buf);
+	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0)
+		if (!strcasecmp(entry, name)) {
+			*found = true;
+			break;
+		}
+	close(fd);
+	return rc < 0 ? -rc : 0;
+}
+
+/* dbench's resolve_name for path: stat it; if that fails, look for the name in any
+ * case in its directory. 0 when the name exists (either way), else the stat's errno
+ * (SMB's NAME_NOT_FOUND or PATH_NOT_FOUND). */
+static int resolve(struct lg_client *c, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	struct stat st;
+	bool found = false;
+	int err;
+
+	if (fstatat(c->sh->dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	err = errno;
+	if (c->sh->resolve == LG_RESOLVE_STAT)
+		return err;
+	base = split(path, dir, sizeof(dir));
+	if (!base)
+		return err;
+	(void)find_name(c, dir, base, &found);
+	return found ? 0 : err;
 }
 
 /* Bind fd to the op's slot, or close it when the op binds none (an open the loadfile
@@ -49,10 +148,10 @@ int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 
 	(void)call;
 	(void)bytes;
-	/* fileio first resolves the name (as Samba does); only its cost matters. */
-	(void)fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW);
-	if ((flags & O_DIRECTORY) && (flags & O_CREAT)) {
-		/* An existing directory is fine; if mkdir failed otherwise, so will open. */
+	(void)resolve(c, path);
+	if (flags & O_DIRECTORY) {
+		/* As fileio: mkdir whatever the disposition, then open the directory; an
+		 * existing one is fine, and if mkdir failed otherwise, so will the open. */
 		(void)mkdirat(dirfd, path, 0700);
 		flags &= ~O_CREAT;
 	}
@@ -66,29 +165,46 @@ int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return rc;
 }
 
+/* Deltree of name in directory parent, as dbench 4.0: each entry but . and .. is
+ * stat'ed; a directory is descended into, anything else unlinked; directories are
+ * never removed. Errors inside are ignored, as fileio does; 0 or the open's errno. */
+static int deltree_at(struct lg_client *c, int parent, const char *name, unsigned level)
+{
+	struct lg_dirscan s;
+	unsigned char type;
+	const char *entry;
+	struct stat st;
+	char *buf;
+	int fd, rc = lg_op_dirbuf(c, level, &buf);
+
+	if (rc)
+		return rc;
+	fd = lg_dirscan_open(parent, name, 1);
+	if (fd < 0)
+		return -fd;
+	lg_dirscan_init(&s, fd, buf);
+	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0) {
+		if (!strcmp(entry, ".") || !strcmp(entry, ".."))
+			continue;
+		if (fstatat(fd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			(void)deltree_at(c, fd, entry, level + 1);
+		else
+			(void)unlinkat(fd, entry, 0);
+	}
+	close(fd);
+	return rc < 0 ? -rc : 0;
+}
+
 int lg_op_deltree(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		  uint64_t *bytes)
 {
-	const char *path = lg_op_path(c, op->path, op->var);
-	int dirfd = c->sh->dirfd, fd, rc;
+	int rc = deltree_at(c, c->sh->dirfd, lg_op_path(c, op->path, op->var), 0);
 
 	(void)call;
 	(void)bytes;
-	fd = openat(dirfd, path, DIR_OPEN);
-	if (fd < 0) {
-		if (errno == ENOENT) /* nothing to remove: fine for dbench too */
-			return 0;
-		if (errno == ENOTDIR || errno == ELOOP) /* a file or a symlink: remove it */
-			return result(unlinkat(dirfd, path, 0));
-		return errno;
-	}
-	rc = lg_rundir_empty(fd);
-	close(fd);
-	if (rc)
-		return -rc;
-	if (unlinkat(dirfd, path, AT_REMOVEDIR) != 0 && errno != ENOENT)
-		return errno;
-	return 0;
+	return rc == ENOENT ? 0 : rc; /* nothing to remove: fine for dbench too */
 }
 
 int lg_op_statfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -121,48 +237,123 @@ int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(futimens(fd, ts));
 }
 
-/* Read directory fd until max names matched pattern (0: to the end); *found counts
- * them. getdents64 into a stack buffer: no allocation per op, unlike opendir. SMB
- * names are case-insensitive, hence FNM_CASEFOLD. 0 or an errno. */
-static int scan(int fd, const char *pattern, uint64_t max, uint64_t *found)
+/* Whether name matches pattern ignoring ASCII case: '*', '?' and '\\' escapes, as
+ * fnmatch(3) with FNM_CASEFOLD treats them. A pattern with a bracket expression goes to
+ * fnmatch; this loop is for the rest, which are all of dbench's, because fnmatch's
+ * case folding goes through the locale's multibyte machinery for every entry. */
+static bool matches(const char *pattern, const char *name)
 {
-	_Alignas(struct dirent64) char buf[4096];
+	const char *star = NULL, *resume = NULL;
 
-	for (;;) {
-		ssize_t n = getdents64(fd, buf, sizeof(buf));
+	if (strchr(pattern, '['))
+		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
+	while (*name) {
+		char p = *pattern == '\\' && pattern[1] ? pattern[1] : *pattern;
 
-		if (n <= 0)
-			return n < 0 ? errno : 0;
-		for (ssize_t o = 0; o < n;) {
-			const struct dirent64 *d = (const struct dirent64 *)(buf + o);
-
-			o += d->d_reclen;
-			if (fnmatch(pattern, d->d_name, FNM_CASEFOLD) == 0 && ++*found == max)
-				return 0;
+		if (*pattern == '*') {
+			star = ++pattern;
+			resume = name;
+		} else if (*pattern == '?' || (*pattern && tolower((unsigned char)p) ==
+							      tolower((unsigned char)*name))) {
+			pattern += *pattern == '\\' && pattern[1] ? 2 : 1;
+			name++;
+		} else if (star) {
+			pattern = star;
+			name = ++resume;
+		} else {
+			return false;
 		}
 	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
+
+/* The listing of Find: up to max entries of directory dir (0: all of them), "." and
+ * ".." included, as fileio's readdir loop; 0 if one matched pattern (fnmatch's syntax, case
+ * ignored as SMB does), ENOENT (NO_SUCH_FILE) if none did, or an errno. */
+static int list(struct lg_client *c, const char *dir, const char *pattern, uint64_t max)
+{
+	struct lg_dirscan s;
+	unsigned char type;
+	const char *entry;
+	bool found = false;
+	char *buf;
+	int fd, rc = lg_op_dirbuf(c, 0, &buf);
+
+	if (rc)
+		return rc;
+	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
+	if (fd < 0)
+		return -fd;
+	lg_dirscan_init(&s, fd, buf);
+	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
+	     n++)
+		found = found || matches(pattern, entry);
+	close(fd);
+	if (rc < 0)
+		return -rc;
+	return found ? 0 : ENOENT;
 }
 
 int lg_op_find(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes)
 {
-	int dirfd = c->sh->dirfd, fd, rc;
-	uint64_t found = 0;
-	struct stat st;
+	const char *dir = ".", *pattern;
+	char literal[PATH_MAX];
+	size_t dlen = 0, plen;
 
 	(void)call;
 	(void)bytes;
-	if (op->path2 == LG_NO_SLOT)
-		return result(fstatat(dirfd, lg_op_path(c, op->path, op->var), &st,
-				      AT_SYMLINK_NOFOLLOW));
-	fd = openat(dirfd, op->path == LG_NO_SLOT ? "." : lg_op_path(c, op->path, op->var),
-		    DIR_OPEN);
-	if (fd < 0)
-		return errno;
-	rc = scan(fd, lg_op_path(c, op->path2, op->var2), op->size, &found);
-	close(fd);
-	if (rc)
-		return rc;
-	return found ? 0 : ENOENT; /* NT_STATUS_NO_SUCH_FILE: nothing matched */
+	if (op->path2 == LG_NO_SLOT) /* no wildcard: a name looked up */
+		return resolve(c, lg_op_path(c, op->path, op->var));
+	pattern = lg_op_path(c, op->path2, op->var2);
+	if (op->path != LG_NO_SLOT) {
+		dir = lg_op_path(c, op->path, op->var);
+		dlen = strlen(dir) + 1;
+	}
+	plen = strlen(pattern) + 1;
+	/* fileio looks the pattern up as a name before listing (dbench's artefact). */
+	if (c->sh->resolve != LG_RESOLVE_SAMBA && dlen + plen <= sizeof(literal)) {
+		if (dlen) {
+			memcpy(literal, dir, dlen - 1);
+			literal[dlen - 1] = '/';
+		}
+		memcpy(literal + dlen, pattern, plen);
+		(void)resolve(c, literal);
+	}
+	return list(c, dir, pattern, op->size);
+}
+
+/* A name op of a dbench loadfile (LG_OP_RESOLVE set): the name resolution, then the
+ * op's one call. */
+int lg_op_resolved(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		   uint64_t *bytes)
+{
+	const char *path = lg_op_path(c, op->path, op->var), *to;
+	int dirfd = c->sh->dirfd;
+
+	(void)call;
+	(void)bytes;
+	switch (op->kind) {
+	case LG_OP_STAT: /* Qpathinfo is only the resolution */
+		return resolve(c, path);
+	case LG_OP_UNLINK:
+		(void)resolve(c, path);
+		return result(unlinkat(dirfd, path, 0));
+	case LG_OP_RMDIR:
+		(void)resolve(c, path);
+		return result(unlinkat(dirfd, path, AT_REMOVEDIR));
+	case LG_OP_MKDIR:
+		(void)resolve(c, path);
+		return result(mkdirat(dirfd, path, 0755));
+	case LG_OP_RENAME:
+		to = lg_op_path(c, op->path2, op->var2);
+		(void)resolve(c, path);
+		(void)resolve(c, to);
+		return result(renameat(dirfd, path, dirfd, to));
+	default:
+		return EINVAL; /* the loader sets LG_OP_RESOLVE on these kinds only */
+	}
 }
 
 /* Open file description locks, not classic POSIX ones: clients are threads of one

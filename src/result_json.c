@@ -422,7 +422,7 @@ static json_t *command_json(const struct lg_config *cfg)
 static json_t *config_json(const struct lg_config *cfg)
 {
 	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I, s:f, s:b, s:b, s:b, s:b, s:b, s:b,"
-			 " s:b, s:I, s:f, s:f}",
+			 " s:b, s:I, s:f, s:f, s:s}",
 			 "clients", I(cfg->clients),
 			 "mode", jstr(cfg->mode),
 			 "time_s", fin(cfg->time_s),
@@ -440,7 +440,8 @@ static json_t *config_json(const struct lg_config *cfg)
 			 "verify", (int)cfg->verify,
 			 "repeat", I(cfg->repeat),
 			 "interval_s", fin(cfg->interval_s),
-			 "stall_threshold_s", fin(cfg->stall_threshold_s));
+			 "stall_threshold_s", fin(cfg->stall_threshold_s),
+			 "resolve", lg_resolve_names[cfg->resolve]);
 }
 
 /* What sweeps, --repeat auto and --rate-ops add: each run's client count, the counts

@@ -165,16 +165,43 @@ static int fill_syncfs(struct lg_yctx *c, const struct lg_ynode *const *v, struc
 	return v[0] ? lg_yslot_use(c, v[0], "file", &op->slot) : 0;
 }
 
+/* 'resolve: true' (n may be NULL: false): dbench's name resolution before the call,
+ * as an imported dbench loadfile has it (LG_OP_RESOLVE, ops_dbench.c). */
+static int fill_resolve(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op *op)
+{
+	const char *s;
+	int rc = n ? lg_ystring(c, n, "resolve", false, &s) : 0;
+
+	if (rc || !n)
+		return rc;
+	if (!strcmp(s, "true") || !strcmp(s, "yes"))
+		op->flags |= LG_OP_RESOLVE;
+	else if (strcmp(s, "false") && strcmp(s, "no"))
+		return lg_yfail(c, n, "bad boolean '%s' for 'resolve' (expected true, false, "
+				"yes or no)", s);
+	return 0;
+}
+
 static int fill_path(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
 	return lg_ypath(c, v[0], "path", &op->path, &op->var);
+}
+
+/* unlink, mkdir, rmdir, stat: a path, and whether dbench's resolution comes first. */
+static int fill_named(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
+
+	return rc ? rc : fill_resolve(c, v[1], op);
 }
 
 static int fill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
 	int rc = lg_ypath(c, v[0], "from", &op->path, &op->var);
 
-	return rc ? rc : lg_ypath(c, v[1], "to", &op->path2, &op->var2);
+	if (!rc)
+		rc = lg_ypath(c, v[1], "to", &op->path2, &op->var2);
+	return rc ? rc : fill_resolve(c, v[2], op);
 }
 
 static int fill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
@@ -323,6 +350,7 @@ static int fill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, stru
 
 #define FILE_KEYS { "file" }
 #define PATH_KEYS { "path" }
+#define NAMED_KEYS { "path", "resolve" }
 #define RANGE_KEYS(last) { "file", "size", "offset", "range", "align", "base", last }
 
 static const struct op_spec op_specs[] = {
@@ -333,11 +361,11 @@ static const struct op_spec op_specs[] = {
 	{ "read", LG_OP_READ, false, 0x3, RANGE_KEYS("count"), fill_io },
 	{ "fsync", LG_OP_FSYNC, true, 0x1, FILE_KEYS, fill_file },
 	{ "fdatasync", LG_OP_FDATASYNC, true, 0x1, FILE_KEYS, fill_file },
-	{ "unlink", LG_OP_UNLINK, true, 0x1, PATH_KEYS, fill_path },
-	{ "mkdir", LG_OP_MKDIR, true, 0x1, PATH_KEYS, fill_path },
-	{ "rmdir", LG_OP_RMDIR, true, 0x1, PATH_KEYS, fill_path },
-	{ "rename", LG_OP_RENAME, false, 0x3, { "from", "to" }, fill_rename },
-	{ "stat", LG_OP_STAT, true, 0x1, PATH_KEYS, fill_path },
+	{ "unlink", LG_OP_UNLINK, true, 0x1, NAMED_KEYS, fill_named },
+	{ "mkdir", LG_OP_MKDIR, true, 0x1, NAMED_KEYS, fill_named },
+	{ "rmdir", LG_OP_RMDIR, true, 0x1, NAMED_KEYS, fill_named },
+	{ "rename", LG_OP_RENAME, false, 0x3, { "from", "to", "resolve" }, fill_rename },
+	{ "stat", LG_OP_STAT, true, 0x1, NAMED_KEYS, fill_named },
 	{ "fstat", LG_OP_FSTAT, true, 0x1, FILE_KEYS, fill_file },
 	{ "truncate", LG_OP_TRUNCATE, false, 0x3, { "file", "size" }, fill_truncate },
 	{ "readdir", LG_OP_READDIR, true, 0x1, PATH_KEYS, fill_path },

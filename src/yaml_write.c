@@ -308,10 +308,14 @@ static int op_args(struct yw *w, size_t i, const struct lg_op *op)
 	case LG_OP_UNLINK: case LG_OP_MKDIR: case LG_OP_RMDIR: case LG_OP_STAT:
 	case LG_OP_READDIR: case LG_OP_DELTREE:
 		arg_path(w, "path", op->path, op->var);
+		if (op->flags & LG_OP_RESOLVE) /* dbench's name resolution (ops_dbench.c) */
+			arg_str(w, "resolve", "true");
 		return 0;
 	case LG_OP_RENAME:
 		arg_path(w, "from", op->path, op->var);
 		arg_path(w, "to", op->path2, op->var2);
+		if (op->flags & LG_OP_RESOLVE)
+			arg_str(w, "resolve", "true");
 		return 0;
 	case LG_OP_TRUNCATE:
 		arg_file(w, op);

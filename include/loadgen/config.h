@@ -15,6 +15,20 @@
 #define LG_DEFAULT_INTERVAL_S 1.0
 #define LG_DEFAULT_STALL_S 1.0
 
+/* --resolve: how the dbench ops resolve names (ops_dbench.c). */
+enum lg_resolve_mode {
+	LG_RESOLVE_DBENCH, /* as dbench 4.0: stat, on failure a case-insensitive directory
+			      search; Find also resolves its literal wildcard pattern */
+	LG_RESOLVE_SAMBA,  /* the same, but Find lists without resolving its pattern */
+	LG_RESOLVE_STAT    /* only the stat (dbench's --no-resolve) */
+};
+
+/* The --resolve word of each mode, for the option and the result's config. */
+static const char *const lg_resolve_names[] = {
+	[LG_RESOLVE_DBENCH] = "dbench", [LG_RESOLVE_SAMBA] = "samba",
+	[LG_RESOLVE_STAT] = "stat",
+};
+
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
 	unsigned clients;      /* concurrent clients (of the run being made, in a sweep) */
@@ -45,6 +59,7 @@ struct lg_config {
 	unsigned repeat;       /* --repeat: measured runs per client count (>= 1; the most
 				  with auto) */
 	struct lg_repeat repeat_rule; /* --repeat as given: K, or auto with its limits */
+	int resolve;           /* --resolve: enum lg_resolve_mode */
 	double interval_s;     /* --interval: timeline and progress interval */
 	double stall_threshold_s; /* --stall-threshold: ops this slow are stalls */
 	struct lg_param *params; /* -p overrides (strings borrowed) */

@@ -56,15 +56,16 @@ enum lg_op_kind {
 	LG_OP_SYNCFS,          /* syncfs(slot), or of the run directory with no slot */
 	LG_OP_SLEEP,           /* think time of size nanoseconds */
 	/* dbench's SMB-like ops (ops_dbench.c), one timed op each however many calls: */
-	LG_OP_NTCREATE,        /* stat, open(path, flags) into slot (or close at once if
-				  slot is LG_NO_SLOT), fstat; O_DIRECTORY|O_CREAT: mkdir
-				  first, then open the directory */
-	LG_OP_DELTREE,         /* remove path and everything below it; gone already is ok */
+	LG_OP_NTCREATE,        /* resolve, open(path, flags) into slot (or close at once
+				  if slot is LG_NO_SLOT), fstat; O_DIRECTORY: mkdir first,
+				  then open the directory */
+	LG_OP_DELTREE,         /* unlink every file below path, leaving the directories
+				  (dbench 4.0); gone already is ok */
 	LG_OP_STATFS,          /* fstatvfs of the run directory */
 	LG_OP_SETINFO,         /* fstat(slot), then futimens to earlier times */
-	LG_OP_FIND,            /* path2 == LG_NO_SLOT: stat(path); else read directory path
-				  (LG_NO_SLOT: the run dir) for names matching pattern path2,
-				  up to size matches (0: all); none: ENOENT */
+	LG_OP_FIND,            /* path2 == LG_NO_SLOT: resolve(path); else read up to size
+				  entries (0: all) of directory path (LG_NO_SLOT: the run
+				  dir) for names matching pattern path2; none: ENOENT */
 	LG_OP_LOCK,            /* OFD write lock of [offset, offset + size) on slot */
 	LG_OP_UNLOCK,          /* unlock of [offset, offset + size) on slot */
 	LG_OP_LOOP,            /* control: start a repeat block of count iterations */
@@ -87,6 +88,10 @@ enum lg_offset_mode {
 };
 
 #define LG_NO_SLOT UINT32_MAX /* lg_op.slot / path when the op has none */
+
+/* lg_op.flags of a STAT, UNLINK, RMDIR, MKDIR or RENAME from a dbench loadfile: resolve
+ * each name first as dbench does (ops_dbench.c). No open(2) flag uses this bit. */
+#define LG_OP_RESOLVE (1 << 30)
 
 /* How LG_OP_PICK chooses the next value of its variable (lg_op.flags). */
 enum lg_pick_order {

@@ -22,11 +22,15 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                "integration"))
 import benchlib  # noqa: E402
+import dbench_trace  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.join(SRC, "tests", "bench")
 DBENCH_LOADFILE = "/usr/share/dbench/client.txt"
+SLICE_LINES = 30184  # client.txt's first lines that close all their handles
 SECTIONS = ["floor", "dbench", "fio", "memory", "scale", "hotpath"]
 
 
@@ -161,6 +165,29 @@ class Bench:
             self.add(Row("dbench", f"  the same without the load, {n} clients",
                          median(x[2] for x in lg), median(x[1] for x in db),
                          median(b[2] / a[1] for a, b in zip(db, lg)), None))
+        self.dbench_calls()  # last: a failure to trace keeps the rows above
+
+    def dbench_calls(self):
+        """Filesystem calls per op of both programs on one pass of client.txt's first
+        SLICE_LINES lines, under strace (tests/integration/dbench_trace.py): the ops/s
+        rows compare the same load only if these are equal."""
+        if not shutil.which("strace"):
+            raise benchlib.BenchError("strace is missing (apt-get install strace)")
+        work = tempfile.mkdtemp(dir=self.root, prefix="trace.")
+        try:
+            with open(DBENCH_LOADFILE, errors="replace") as f:
+                head = [line for _, line in zip(range(SLICE_LINES), f)]
+            path = os.path.join(work, "slice.txt")
+            with open(path, "w") as f:
+                f.writelines(head)
+            db, lg = dbench_trace.calls_per_op(self.loadgen, path, work)
+        except RuntimeError as e:
+            raise benchlib.BenchError(f"tracing the slice: {e}") from None
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        self.raw["dbench_calls_per_op"] = {"dbench": db, "loadgen": lg}
+        self.add(Row("dbench", f"filesystem calls per op (strace, {SLICE_LINES} lines)",
+                     lg, db, lg / db, (">=", 1.0)))
 
     def dbench_mode(self, n):
         """[] for threads, or ['--processes'] when loadgen refuses n threads because of
