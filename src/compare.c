@@ -5,6 +5,7 @@
  * changed; then throughput with confidence intervals, the p-value and the verdict;
  * then latency per op type. The decisions themselves are made in compare_eval.c. */
 #include "loadgen/compare.h"
+#include "loadgen/compare_sys.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -289,6 +290,7 @@ static int print_text(const struct cli *c, const struct lg_cmp_file *files,
 			printf("    no differences\n");
 		print_metrics(&res[i]);
 		print_verdict(&res[i], c, &files[0], &files[i]);
+		lg_cmp_sys_print(stdout, &files[0], &files[i]);
 		if (print_latency(&files[0], &files[i]))
 			return -ENOMEM;
 	}

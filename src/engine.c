@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "loadgen/monitor.h"
 #include "loadgen/report.h"
 #include "loadgen/rundir.h"
 #include "rlimits.h"
@@ -75,6 +76,7 @@ struct engine {
 	struct sums prev;          /* live sums at the previous interval */
 	uint64_t prev_tick;        /* time of the previous interval */
 	struct lg_run *run;
+	struct lg_monitor *mon;    /* system counters, kernel log, --log; or NULL */
 };
 
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
@@ -187,6 +189,8 @@ static int interval(struct engine *e, uint64_t now, bool print)
 		rc = lg_run_add_interval(e->run, &iv);
 		if (!rc && k > 0)
 			interval_p99(e, k - 1);
+		if (!rc)
+			lg_monitor_interval(e->mon, &e->run->timeline[k], k, now);
 	}
 	if (print && !e->cfg->quiet) {
 		lg_report_progress(stdout, e->cfg->clients, t.ops - b.ops,
@@ -204,6 +208,7 @@ static int interval(struct engine *e, uint64_t now, bool print)
 static void set_start(struct engine *e, uint64_t now)
 {
 	e->t_exec = e->prev_tick = now;
+	lg_monitor_begin(e->mon, now);
 	if (!e->cfg->run_once)
 		atomic_store_explicit(&e->sh->deadline, now + (uint64_t)(e->cfg->time_s * 1e9),
 				      memory_order_relaxed);
@@ -440,6 +445,7 @@ static void warn_untimed(const struct engine *e)
 static void teardown(struct engine *e, char *rundir, int dirfd)
 {
 	current_spawn = NULL;
+	lg_monitor_destroy(e->mon);
 	if (e->clients)
 		for (unsigned i = 0; i < e->cfg->clients; i++)
 			if (e->clients[i].wl)
@@ -547,7 +553,12 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (rc)
 		goto out;
 	current_rundir = rundir;
-	rc = alloc_clients(&e, err, errlen);
+	/* just before setup: the kernel log from here on, the whole-run vmstat baseline */
+	rc = lg_monitor_create(cfg, rundir, &e.mon);
+	if (rc)
+		snprintf(err, errlen, "out of memory for the system monitor");
+	else
+		rc = alloc_clients(&e, err, errlen);
 	if (rc)
 		goto out;
 	e.sh->dirfd = dirfd;
@@ -567,6 +578,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
+	lg_monitor_end(e.mon);
 	warn_untimed(&e);
 	warn_lost(&e);
 	if (!rc)
@@ -574,6 +586,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;
+		run->mon = e.mon;
+		e.mon = NULL;
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

@@ -16,7 +16,9 @@
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
+#include "loadgen/monitor.h"
 #include "loadgen/result_json.h"
+#include "loadgen/run_output.h"
 #include "loadgen/sysinfo.h"
 #include "loadgen/yaml_load.h"
 
@@ -30,7 +32,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY
+	OPT_STALL, OPT_VERIFY, OPT_MONITOR, OPT_LOG
 };
 
 static const struct option long_options[] = {
@@ -57,6 +59,8 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "monitor", required_argument, NULL, OPT_MONITOR },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -99,6 +103,10 @@ static void usage(FILE *f)
 		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
 		"      --verify           write self-describing blocks and check every read of\n"
 		"                         them; a mismatch exits 4\n"
+		"      --monitor on|off   record system counters (/proc) per interval and kernel\n"
+		"                         messages during the run (default on)\n"
+		"      --log FILE         stream the run to FILE as JSON lines, synced every\n"
+		"                         interval (survives a crash)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -202,6 +210,12 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
+	case OPT_MONITOR:
+		if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+			return bad_usage("invalid --monitor '%s': expected on or off", arg);
+		cfg->monitor = strcmp(arg, "on") == 0;
+		break;
+	case OPT_LOG: cfg->log_path = arg; break;
 	case OPT_REPEAT:
 		if (parse_u64(arg, 10000, &v) || v == 0)
 			return bad_usage("invalid --repeat '%s': expected 1 to 10000", arg);
@@ -231,7 +245,7 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
 				   .seed = LG_DEFAULT_SEED, .repeat = 1,
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
-				   .stall_threshold_s = LG_DEFAULT_STALL_S, .argc = argc, .argv = argv };
+				   .stall_threshold_s = LG_DEFAULT_STALL_S, .monitor = true, .argc = argc, .argv = argv };
 	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
@@ -297,11 +311,17 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 		      const struct lg_run *runs, size_t n)
 {
 	char err[1024];
-	json_t *doc = lg_result_json_build(cfg, wl, runs, n);
-	int rc = doc ? lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : -ENOMEM;
+	json_t *doc = lg_run_output_result(cfg, wl, runs, n);
+	int rc = !doc ? -ENOMEM : cfg->json_path ?
+		 lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : 0;
 
 	if (rc)
 		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
+	/* --log: the result is its last line */
+	if (lg_run_output_log_close((struct lg_config *)cfg, doc, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --log %s\n", err);
+		rc = rc ? rc : -EIO;
+	}
 	json_decref(doc);
 	return rc;
 }
@@ -325,6 +345,7 @@ static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
 			return rc;
 		}
 		lg_report_print(stdout, cfg, &runs[*n]);
+		lg_monitor_print(stdout, runs[*n].mon);
 		fflush(stdout);
 	}
 	lg_report_summary(stdout, runs, *n);
@@ -368,6 +389,7 @@ int main(int argc, char **argv)
 	struct lg_workload *wl = NULL;
 	struct lg_run *runs = NULL;
 	struct lg_config cfg;
+	char err[1024];
 	struct timespec start;
 	size_t n = 0;
 	int status, rc;
@@ -389,6 +411,10 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
+	if (lg_run_output_log_open(&cfg, wl, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --log %s\n", err);
+		goto out;
+	}
 	rc = run_all(&cfg, wl, runs, &n);
 	if (rc && n == 0) { /* nothing was measured: the run could not start */
 		if (rc == -ENOSPC || rc == -EDQUOT) /* a fault of the target, not of usage */
@@ -396,11 +422,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = rc ? EXIT_ERRORS : run_status(runs, n);
-	if (cfg.json_path && write_json(&cfg, wl, runs, n) && status == 0)
+	if ((cfg.json_path || cfg.runlog) && write_json(&cfg, wl, runs, n) && status == 0)
 		status = EXIT_ERRORS;
 out:
-	for (size_t i = 0; i < n; i++)
+	lg_run_output_log_close(&cfg, NULL, err, sizeof(err)); /* when not closed above */
+	for (size_t i = 0; i < n; i++) {
+		lg_monitor_destroy(runs[i].mon);
 		lg_run_clear(&runs[i]);
+	}
 	free(runs);
 	lg_workload_destroy(wl);
 	json_decref(cfg.env);
