@@ -8,6 +8,7 @@
 #include "loadgen/sysmon.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +126,7 @@ static int meminfo_value(const char *text, const char *key, uint64_t *v)
 		p = strstr(p + 1, key);
 	if (!p || p[len] != ':')
 		return -1;
-	return sscanf(p + len + 1, " %lu", (unsigned long *)v) == 1 ? 0 : -1;
+	return sscanf(p + len + 1, " %" SCNu64, v) == 1 ? 0 : -1;
 }
 
 static void read_canned(struct lg_sysmon *m, struct lg_sys_sample *s)
