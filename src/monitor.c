@@ -142,14 +142,29 @@ void lg_monitor_poll(struct lg_monitor *m)
 		lg_kmsg_poll(m->kmsg, log_kmsg, m);
 }
 
+/* A deep copy of a sample (its vmstat list is its own). 0 or -ENOMEM. */
+static int copy_sample(struct lg_sys_sample *dst, const struct lg_sys_sample *src)
+{
+	*dst = *src;
+	dst->vm.c = malloc((src->vm.n ? src->vm.n : 1) * sizeof(*src->vm.c));
+	if (!dst->vm.c) {
+		dst->vm.n = 0;
+		return -ENOMEM;
+	}
+	if (src->vm.n)
+		memcpy(dst->vm.c, src->vm.c, src->vm.n * sizeof(*src->vm.c));
+	return 0;
+}
+
 void lg_monitor_begin(struct lg_monitor *m, uint64_t t_ns)
 {
 	if (!m)
 		return;
 	m->t0_ns = t_ns;
 	lg_monitor_poll(m);
+	/* one sample, two copies: the summary must start exactly where the intervals do */
 	if (m->sys && lg_sysmon_sample(m->sys, t_ns, &m->first) == 0 &&
-	    lg_sysmon_sample(m->sys, t_ns, &m->prev) == 0)
+	    copy_sample(&m->prev, &m->first) == 0)
 		m->have_first = true;
 }
 
