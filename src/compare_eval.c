@@ -5,6 +5,7 @@
  * entry), so a malformed file is refused up front with the path of the bad value, and
  * the later steps can read the document without checking again. */
 #include "loadgen/compare.h"
+#include "loadgen/runlog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -274,6 +275,24 @@ fail:
 	return rc;
 }
 
+/* A --log file: its last line is the result; without it, say what the log holds. */
+static int load_log(const char *path, struct lg_cmp_file *out, char *err, size_t errlen)
+{
+	struct lg_runlog_info info;
+	char what[256];
+	json_t *doc;
+	int rc = lg_runlog_read(path, &doc, &info, err, errlen);
+
+	if (rc)
+		return rc;
+	if (!info.complete) {
+		json_decref(doc);
+		lg_runlog_describe(&info, what, sizeof(what));
+		return fail(err, errlen, -EINVAL, "%s: %s", path, what);
+	}
+	return lg_cmp_file_init(path, doc, out, err, errlen);
+}
+
 int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen)
 {
 	json_error_t je;
@@ -289,6 +308,10 @@ int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		return fail(err, errlen, -EISDIR, "%s: %s", path, strerror(EISDIR));
+	}
+	if (lg_runlog_is_log(f)) {
+		fclose(f);
+		return load_log(path, out, err, errlen);
 	}
 	doc = json_loadf(f, 0, &je);
 	fclose(f);

@@ -3,6 +3,7 @@
  * each change is marked when it is significant, then one verdict line per cell says
  * what backs it or how small a change the runs could have seen. */
 #include "compare_priv.h"
+#include "loadgen/compare_sys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -216,5 +217,15 @@ int lg_cmp_print_tables(const struct cmp_table *t)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present)
 				verdict_line(t, i, &t->cells[i][g]);
+	for (size_t i = 1; i < t->cli->npaths; i++) {
+		struct lg_cmp_sys_row row;
+		size_t n = 0;
+
+		/* the system counters that changed most, where the files have them */
+		if (t->skip[i] || lg_cmp_sys_rows(&t->files[0], &t->files[i], &row, 1, &n) || !n)
+			continue;
+		printf("\n%s against %s:\n", t->files[i].path, t->files[0].path);
+		lg_cmp_sys_print(stdout, &t->files[0], &t->files[i]);
+	}
 	return 0;
 }

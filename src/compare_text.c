@@ -8,6 +8,7 @@
  * count and a column per file, as mmtests' compare-kernels lays them out, then one
  * verdict line per file and client count. */
 #include "compare_priv.h"
+#include "loadgen/compare_sys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -227,6 +228,7 @@ static int print_pairs(const struct cmp_table *t)
 		print_setup(t, i);
 		print_metrics(&cell->r);
 		print_verdict(&cell->r, t->cli, &t->files[0], &t->files[i]);
+		lg_cmp_sys_print(stdout, &t->files[0], &t->files[i]);
 		if (print_latency(t, i, cell))
 			return -ENOMEM;
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "loadgen/monitor.h"
 #include "loadgen/report.h"
 #include "loadgen/rundir.h"
 #include "rlimits.h"
@@ -76,6 +77,7 @@ struct engine {
 	struct sums prev;          /* live sums at the previous interval */
 	uint64_t prev_tick;        /* time of the previous interval */
 	struct lg_run *run;
+	struct lg_monitor *mon;    /* system counters, kernel log, --log; or NULL */
 };
 
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
@@ -211,6 +213,8 @@ static int interval(struct engine *e, uint64_t now, bool print)
 		rc = lg_run_add_interval(e->run, &iv);
 		if (!rc && k > 0)
 			interval_p99(e, k - 1);
+		if (!rc)
+			lg_monitor_interval(e->mon, &e->run->timeline[k], k, now);
 	}
 	if (print)
 		progress(e, now, &t, max);
@@ -223,6 +227,7 @@ static int interval(struct engine *e, uint64_t now, bool print)
 static void set_start(struct engine *e, uint64_t now)
 {
 	e->t_exec = e->prev_tick = now;
+	lg_monitor_begin(e->mon, now);
 	if (!e->cfg->run_once)
 		atomic_store_explicit(&e->sh->deadline, now + (uint64_t)(e->cfg->time_s * 1e9),
 				      memory_order_relaxed);
@@ -445,6 +450,7 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 static void teardown(struct engine *e, char *rundir, int dirfd)
 {
 	current_spawn = NULL;
+	lg_monitor_destroy(e->mon);
 	if (e->clients)
 		for (unsigned i = 0; i < e->cfg->clients; i++)
 			if (e->clients[i].wl)
@@ -561,7 +567,12 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (rc)
 		goto out;
 	current_rundir = rundir;
-	rc = alloc_clients(&e, err, errlen);
+	/* just before setup: the kernel log from here on, the whole-run vmstat baseline */
+	rc = lg_monitor_create(cfg, rundir, &e.mon);
+	if (rc)
+		snprintf(err, errlen, "out of memory for the system monitor");
+	else
+		rc = alloc_clients(&e, err, errlen);
 	if (rc)
 		goto out;
 	e.sh->dirfd = dirfd;
@@ -581,6 +592,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
+	lg_monitor_end(e.mon);
 	lg_spawn_warn_lost(&e.spawn);
 	run->cleanup_left = -1;
 	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
@@ -590,6 +602,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;
+		run->mon = e.mon;
+		e.mon = NULL;
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");

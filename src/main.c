@@ -17,8 +17,10 @@
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
+#include "loadgen/monitor.h"
 #include "loadgen/report_html.h"
 #include "loadgen/result_json.h"
+#include "loadgen/run_output.h"
 #include "loadgen/rundir.h"
 #include "loadgen/statistics.h"
 #include "result_summary.h"
@@ -35,7 +37,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG
 };
 
 static const struct option long_options[] = {
@@ -65,6 +67,8 @@ static const struct option long_options[] = {
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
+	{ "monitor", required_argument, NULL, OPT_MONITOR },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -122,6 +126,10 @@ static void usage(FILE *f)
 		"      --resolve MODE     dbench ops' name lookups: dbench (default, as dbench\n"
 		"                         4.0), samba (Find does not look up its wildcard\n"
 		"                         pattern as a name) or stat (dbench --no-resolve)\n"
+		"      --monitor on|off   record system counters (/proc) per interval and kernel\n"
+		"                         messages during the run (default on)\n"
+		"      --log FILE         stream the run to FILE as JSON lines, synced every\n"
+		"                         interval (survives a crash)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -235,6 +243,12 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_usage("invalid --resolve '%s': expected dbench, samba or stat",
 					 arg);
 		break;
+	case OPT_MONITOR:
+		if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+			return bad_usage("invalid --monitor '%s': expected on or off", arg);
+		cfg->monitor = strcmp(arg, "on") == 0;
+		break;
+	case OPT_LOG: cfg->log_path = arg; break;
 	case OPT_REPEAT:
 		if (lg_repeat_parse(arg, &cfg->repeat_rule))
 			return bad_usage("invalid --repeat '%s': expected 1 to 10000, or"
@@ -270,7 +284,7 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
 				   .seed = LG_DEFAULT_SEED, .repeat = 1, .repeat_rule = { .max = 1 },
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
-				   .stall_threshold_s = LG_DEFAULT_STALL_S, .argc = argc, .argv = argv };
+				   .stall_threshold_s = LG_DEFAULT_STALL_S, .monitor = true, .argc = argc, .argv = argv };
 	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
@@ -339,7 +353,7 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 		      const struct lg_run *runs, size_t n)
 {
 	char err[1024];
-	json_t *doc = lg_result_json_build(cfg, wl, runs, n);
+	json_t *doc = lg_run_output_result(cfg, wl, runs, n);
 	int rc = doc ? 0 : -ENOMEM;
 
 	if (doc && cfg->json_path)
@@ -349,6 +363,11 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 					cfg->html_path, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
+	/* --log: the result is its last line */
+	if (lg_run_output_log_close((struct lg_config *)cfg, doc, err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --log %s\n", err);
+		rc = rc ? rc : -EIO;
+	}
 	json_decref(doc);
 	return rc;
 }
@@ -406,10 +425,12 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 		if (runs[*n].status == LG_RUN_FAILED)
 			fprintf(stderr, "loadgen: %s\n", runs[*n].failure ? runs[*n].failure
 									  : "the run failed");
-		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1))
+		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1)) {
 			print_run_line(&runs[*n], k);
-		else
+		} else {
 			lg_report_print(stdout, cfg, &runs[*n]);
+			lg_monitor_print(stdout, runs[*n].mon);
+		}
 		fflush(stdout);
 		if (runs[*n].status == LG_RUN_FAILED) { /* the next runs would fail the same way */
 			(*n)++;
@@ -504,6 +525,7 @@ int main(int argc, char **argv)
 	struct lg_workload *wls[LG_SWEEP_MAX] = { 0 };
 	struct lg_run *runs = NULL;
 	struct lg_config cfg;
+	char err[1024];
 	struct timespec start;
 	size_t n = 0;
 	int status, rc;
@@ -527,6 +549,10 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
+	if (lg_run_output_log_open(&cfg, wls[0], err, sizeof(err))) {
+		fprintf(stderr, "loadgen: --log %s\n", err);
+		goto out;
+	}
 	rc = run_all(&cfg, wls, runs, &n);
 	if (rc && n == 0) { /* nothing was measured: the run could not start */
 		if (rc == -ENOSPC || rc == -EDQUOT) /* a fault of the target, not of usage */
@@ -534,11 +560,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = rc ? EXIT_ERRORS : run_status(runs, n);
-	if ((cfg.json_path || cfg.html_path) && write_json(&cfg, wls[0], runs, n) && status == 0)
+	if ((cfg.json_path || cfg.html_path || cfg.runlog) && write_json(&cfg, wls[0], runs, n) &&
+	    status == 0)
 		status = EXIT_ERRORS;
 out:
-	for (size_t i = 0; i < n; i++)
+	lg_run_output_log_close(&cfg, NULL, err, sizeof(err)); /* when not closed above */
+	for (size_t i = 0; i < n; i++) {
+		lg_monitor_destroy(runs[i].mon);
 		lg_run_clear(&runs[i]);
+	}
 	free(runs);
 	for (size_t i = 0; i < LG_SWEEP_MAX; i++)
 		lg_workload_destroy(wls[i]);

@@ -67,6 +67,9 @@ struct lg_config {
 	int argc;              /* the command line, for the result */
 	char **argv;
 	struct json_t *env;    /* environment recorded at the start (borrowed), or NULL */
+	bool monitor;          /* --monitor on: system counters and kernel messages (default) */
+	const char *log_path;  /* --log destination, or NULL */
+	struct lg_runlog *runlog; /* the open --log (owned by main), or NULL */
 };
 
 #endif

@@ -220,6 +220,8 @@ struct lg_run {
 	void *shm;                       /* when set, clients[i] point into this mapping of
 					    shm_len bytes (owned, unmapped by lg_run_clear) */
 	size_t shm_len;
+	struct lg_monitor *mon;          /* system counters and kernel messages of the run
+					    (owned; freed with lg_monitor_destroy), or NULL */
 };
 
 /* Allocate zeroed stats for client id with ntypes rows, histograms initialised.

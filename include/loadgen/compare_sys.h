@@ -1,0 +1,30 @@
+/* `loadgen compare`: the system counters that changed most between two result files
+ * (compare_sys.c). */
+#ifndef LOADGEN_COMPARE_SYS_H
+#define LOADGEN_COMPARE_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "loadgen/compare.h"
+
+#define LG_CMP_SYS_ROWS 12 /* rows shown below a verdict */
+
+/* One counter or gauge of "sys_summary", compared. */
+struct lg_cmp_sys_row {
+	const char *key;    /* "vmstat.pgpgout", "disk.vda.util_pct" (borrowed from base) */
+	bool counter;       /* a counter: values are per second of measured time */
+	double base, other; /* means over each file's runs */
+	double change_pct;  /* 100 (other - base) / |base|; +inf when base is 0 */
+	double p;           /* Welch p-value across runs, NaN with < 2 runs on a side */
+};
+
+/* The at most max rows that changed most, most significant first, into out[0..*n).
+ * Keys found on one side only or equal on both are left out. 0 or -ENOMEM. */
+int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+		    struct lg_cmp_sys_row *out, size_t max, size_t *n);
+/* Print those rows (nothing when a file has no sys_summary). */
+void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other);
+
+#endif

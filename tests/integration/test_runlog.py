@@ -1,0 +1,70 @@
+"""--log: a complete log is a JSON line per interval and kernel message, the header first
+and the result last, and `loadgen compare` reads it like a result file; a run killed with
+SIGKILL leaves a log whose every line parses, with the intervals up to the kill, and
+compare says it is truncated and what it holds."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from lgtest import LOADGEN, check, run, tmpdir
+
+
+def lines(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]  # every line must parse
+
+
+def main():
+    work = tmpdir()
+    log = os.path.join(work, "run.log")
+    res = run(["--log", log, "-D", work, "-t", "2", "--warmup", "0", "-q", "--repeat", "2",
+               "2"], workdir=work)
+    check(res.rc == 0, "a run with --log finishes", res)
+    ls = lines(log)
+    check(ls[0]["type"] == "header" and ls[0]["schema"] == "loadgen-log/1",
+          "the first line is the header")
+    check(all(k in ls[0] for k in ("env", "config", "workload", "command")),
+          "the header has env, config, workload and command")
+    check(ls[-1]["type"] == "result" and ls[-1]["result"] == res.json,
+          "the last line is the result, the same as --json's")
+    iv = [x for x in ls if x["type"] == "interval"]
+    tl = sum(len(r["timeline"]) for r in res.json["runs"])
+    check(len(iv) == tl, f"one interval line per timeline entry ({len(iv)} vs {tl})")
+    check({x["run"] for x in iv} == {0, 1}, "interval lines say their run")
+    check(all("sys" in x for x in iv), "interval lines carry sys")
+    other = os.path.join(work, "result.json")
+    cmp = subprocess.run([LOADGEN, "compare", log, other], capture_output=True, text=True)
+    check(cmp.returncode == 0,
+          f"compare reads the complete log: {cmp.stderr}")
+    check("Verdict" in cmp.stdout, "and gives a verdict", cmp.stdout)
+
+    # SIGKILL mid-run
+    killed = os.path.join(work, "killed.log")
+    proc = subprocess.Popen([LOADGEN, "--log", killed, "-D", work, "-t", "30", "--warmup", "0",
+                             "-q", "4"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.2)
+        if os.path.exists(killed) and sum(1 for _ in open(killed)) >= 4:
+            break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    ls = lines(killed)
+    iv = [x for x in ls if x["type"] == "interval"]
+    check(ls[0]["type"] == "header" and ls[-1]["type"] != "result",
+          f"the killed run's log has its header and no result ({len(ls)} lines)")
+    check(len(iv) >= 3, f"it has the intervals up to the kill ({len(iv)})")
+    ts = [x["t_s"] for x in iv]
+    check(ts == sorted(ts) and abs(ts[0] - 1.0) < 0.5, f"in order, one per second: {ts}")
+    cmp = subprocess.run([LOADGEN, "compare", killed, other], capture_output=True, text=True)
+    check(cmp.returncode == 2 and "truncated log" in cmp.stderr and
+          f"{len(iv)} intervals" in cmp.stderr, f"compare says it is truncated: {cmp.stderr}")
+    # bad usage
+    res = run(["--log", os.path.join(work, "no", "such", "dir.log"), "1"], json_out=False)
+    check(res.rc == 2 and "--log" in res.err and "No such file" in res.err,
+          "an unwritable --log is a usage error", res)
+
+
+main()
