@@ -173,7 +173,9 @@ static int decide_row(struct cmp_table *t, size_t i)
 		struct cmp_cell *cell = &t->cells[i][g];
 
 		cell->bg = &base->groups[g];
-		cell->og = lg_cmp_group_of(other, cell->bg->clients);
+		cell->og = lg_cmp_group_of(other, base->ngroups == 1 && other->ngroups == 1
+							  ? LG_CMP_ANY_CLIENTS
+							  : cell->bg->clients);
 		cell->present = cell->og != NULL;
 		if (!cell->present)
 			continue;

@@ -443,6 +443,8 @@ void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_gr
 
 const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients)
 {
+	if (f->ngroups == 1 && clients == LG_CMP_ANY_CLIENTS)
+		return &f->groups[0];
 	for (size_t i = 0; i < f->ngroups; i++)
 		if (f->groups[i].clients == clients)
 			return &f->groups[i];
@@ -462,6 +464,10 @@ const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
 {
 	if (strcmp(workload_name(base), workload_name(other)) != 0)
 		return "a different workload";
+	/* two single runs or repeats at different client counts: compared as they are, the
+	 * count listed among the setup differences */
+	if (base->ngroups == 1 && other->ngroups == 1)
+		return NULL;
 	for (size_t i = 0; i < other->ngroups; i++)
 		if (lg_cmp_group_of(base, other->groups[i].clients))
 			return NULL;

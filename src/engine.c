@@ -592,13 +592,13 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
-	lg_monitor_end(e.mon);
 	lg_spawn_warn_lost(&e.spawn);
 	run->cleanup_left = -1;
 	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
 		run->cleanup_left = (int64_t)left;
 	if (!rc)
 		rc = collect(&e, t_stop, failed);
+	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
 	if (!rc) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;

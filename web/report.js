@@ -423,23 +423,35 @@
 		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic', { ticks: { autoSkip: false, callback: function (v) { return Math.log2(v) % 1 === 0 ? String(v) : ''; } } }), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
 		numbers(fig.fig, ['file', 'clients', 'MB/s mean', '95 % CI'], rows);
 	}
+	/* CPU % of an interval's sys entry: the monitor's gauges "cpu.user_pct", ... (or an
+	 * object cpu: {user, ...}). */
+	function cpuOf(e) {
+		if (!e) return null;
+		if (e.cpu) return e.cpu;
+		var g = e.gauges || {}, out = null;
+		Object.keys(g).forEach(function (k) {
+			var m = /^cpu\.(\w+)_pct$/.exec(k);
+			if (m && typeof g[k] === 'number') { out = out || {}; out[m[1]] = g[k]; }
+		});
+		return out;
+	}
 	function sysChart(parent) {
 		data.files.forEach(function (f, fi) {
 			var r = f.runs[0], sys = r && r.series.sys;
 			if (!Array.isArray(sys)) return;
 			var keys = [];
 			sys.forEach(function (e) {
-				var cpu = e && e.cpu;
+				var cpu = cpuOf(e);
 				Object.keys(cpu || {}).forEach(function (k) { if (typeof cpu[k] === 'number' && keys.indexOf(k) < 0) keys.push(k); });
 			});
 			if (!keys.length) return;
 			var id = 'sys-' + fi, fig = figure(parent, id, 'CPU over time (run 1): ' + f.name);
 			var ds = keys.map(function (k, i) {
-				return line(k, xy(r.series.t, sys.map(function (e) { return e && e.cpu ? e.cpu[k] : null; })), style(i));
+				return line(k, xy(r.series.t, sys.map(function (e) { var c = cpuOf(e); return c ? c[k] : null; })), style(i));
 			});
 			draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }), y: axis('CPU (% of the interval)', 'linear', { beginAtZero: true }) });
 			numbers(fig.fig, ['t (s)'].concat(keys), r.series.t.map(function (t, i) {
-				return [fmt(t, 2)].concat(keys.map(function (k) { return fmt(sys[i] && sys[i].cpu ? sys[i].cpu[k] : null); }));
+				return [fmt(t, 2)].concat(keys.map(function (k) { return fmt(cpuOf(sys[i]) ? cpuOf(sys[i])[k] : null); }));
 			}));
 		});
 	}

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 
 #include <jansson.h>
 
@@ -135,10 +136,12 @@ void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *oth
 /* Compare two groups of runs (the same client count of two files). */
 void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
 			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+#define LG_CMP_ANY_CLIENTS UINT_MAX /* lg_cmp_group_of: the only group, whatever its count */
 /* The group of f with client count clients, or NULL. */
 const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients);
-/* Why other cannot be compared with base at all (a different workload, or no client
- * count in common), as a static message; NULL when it can. */
+/* Why other cannot be compared with base at all (a different workload, or, when either
+ * is a sweep, no client count in common), as a static message; NULL when it can. Two
+ * files of one client count each are compared whatever their counts. */
 const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
 				const struct lg_cmp_file *other);
 /* True when r is significantly slower (p < alpha) than the baseline by more than pct %

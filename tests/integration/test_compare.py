@@ -229,10 +229,20 @@ check(p.rc == 0 and "other_wl.json: not compared" in p.err and "different worklo
       "a different workload is skipped, the rest compared", show(p))
 p = compare(base, other_wl)
 check(p.rc == 2 and "nothing to compare" in p.err, "nothing comparable: exit 2", show(p))
-no_common = save("no_common.json", result([1, 2], config={"clients": 8, "time_s": 10.0}))
-p = compare(base, no_common)
+no_common = sweep("no_common.json", 1.0, "6.1.0")
+with open(no_common) as f:
+    doc = json.load(f)
+for r in doc["runs"]:
+    r["client_count"] *= 16
+save("no_common.json", doc)
+p = compare(s_a, no_common)
 check(p.rc == 2 and "no client count in common" in p.err,
-      "no client count in common: exit 2", show(p))
+      "sweeps with no client count in common: exit 2", show(p))
+eight = save("eight.json", result([100, 101, 99], config={"clients": 8, "time_s": 10.0}))
+p = compare(base, eight)
+check(p.rc == 0 and "config.clients: 4 \u2192 8" in p.out and "Verdict:" in p.out,
+      "two single-count files at 4 and 8 clients: compared, the count a setup difference",
+      show(p))
 
 # Bad input: exit 2 with the file name (and line:column for JSON syntax errors).
 broken = save("broken.json", '{"schema": "loadgen-result/1",\n  "runs": [1, 2,]\n}\n')

@@ -8,7 +8,8 @@ import shutil
 
 from lgtest import SOURCE, check, run, tmpdir, write
 
-DYNAMIC = {"params", "ops_by_type", "errors_by_errno"}  # objects keyed by names from data
+# objects keyed by names from data (labels, errno names, system counters)
+DYNAMIC = {"params", "ops_by_type", "errors_by_errno", "counters", "gauges", "vmstat_diff"}
 
 
 def expand(line):
