@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "loadgen/stats.h"
+#include "loadgen/suggest.h"
 #include "loadgen/units.h"
 #include "yaml_priv.h"
 
@@ -117,16 +118,21 @@ static int convert(struct lg_yctx *c, const struct lg_ynode *n, const char *what
 		   uint64_t *out)
 {
 	const char *s, *why = "";
+	char hint[160];
 	int rc = lg_ystring(c, n, what, false, &s);
 
 	if (rc)
 		return rc;
 	if (parse(s, out, &why) == 0)
 		return 0;
+	hint[0] = '\0';
+	if (parse != lg_parse_count && lg_units_hint(s, parse == lg_parse_duration, hint + 2,
+						      sizeof(hint) - 2) == 0)
+		memcpy(hint, "; ", 2);
 	if (strcmp(s, n->text) != 0)
-		return lg_yfail(c, n, "bad %s '%s' (from '%s') for '%s': %s", kind, s, n->text,
-				what, why);
-	return lg_yfail(c, n, "bad %s '%s' for '%s': %s", kind, s, what, why);
+		return lg_yfail(c, n, "bad %s '%s' (from '%s') for '%s': %s%s", kind, s, n->text,
+				what, why, hint);
+	return lg_yfail(c, n, "bad %s '%s' for '%s': %s%s", kind, s, what, why, hint);
 }
 
 int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out)
@@ -224,9 +230,12 @@ int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out)
 		return 0;
 	}
 	e = lg_errno_value(s);
-	if (e <= 0)
-		return lg_yfail(c, n, "unknown expect '%s' (use ok, any or an errno name "
-				"such as ENOENT)", s);
+	if (e <= 0) {
+		char hint[64];
+
+		return lg_yfail(c, n, "unknown expect '%s'%s (use ok, any or an errno name "
+				"such as ENOENT)", s, lg_errno_hint(s, hint, sizeof(hint)));
+	}
 	*out = e;
 	return 0;
 }
@@ -292,6 +301,36 @@ static int declare_params(struct lg_yctx *c, const struct lg_ynode *pm)
 	return 0;
 }
 
+/* -p name for a parameter the workload does not declare: suggest the closest and list
+ * those it has, with their defaults. */
+static int unknown_param(struct lg_yctx *c, const struct lg_ynode *at, const char *name,
+			 const char *cut)
+{
+	char list[512], hint[96];
+	struct lg_suggest s;
+	size_t o = 0;
+
+	lg_suggest_init(&s, name);
+	list[0] = '\0';
+	for (size_t j = 0; j < c->nparams; j++) {
+		int n = o < sizeof(list) ? snprintf(list + o, sizeof(list) - o, "%s%s=%s",
+						    j ? ", " : "", c->params[j].name,
+						    c->params[j].value) : 0;
+
+		if (n > 0)
+			o += (size_t)n;
+		lg_suggest_add(&s, c->params[j].name);
+	}
+	hint[0] = '\0';
+	if (lg_suggest_best(&s))
+		snprintf(hint, sizeof(hint), "; did you mean '%s'?", lg_suggest_best(&s));
+	if (!c->nparams)
+		return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameters",
+				name, cut);
+	return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameter '%.64s%s'%s "
+			"(its parameters, with defaults: %s)", name, cut, name, cut, hint, list);
+}
+
 /* Apply -p overrides (at: where to report them) and record the resolved parameters. */
 static int apply_overrides(struct lg_yctx *c, const struct lg_ynode *at,
 			   const struct lg_param *ov, size_t nov)
@@ -303,8 +342,7 @@ static int apply_overrides(struct lg_yctx *c, const struct lg_ynode *at,
 		while (j < c->nparams && strcmp(c->params[j].name, ov[i].name) != 0)
 			j++;
 		if (j == c->nparams) /* a name cut to 64 bytes keeps the message short */
-			return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameter "
-					"'%.64s%s'", ov[i].name, cut, ov[i].name, cut);
+			return unknown_param(c, at, ov[i].name, cut);
 		if (strstr(ov[i].value, "${"))
 			return lg_yfail(c, at, "-p %s: parameter values are literal and cannot "
 					"contain '${'", ov[i].name);

@@ -22,9 +22,14 @@ struct lg_yflag {
 	int value;
 };
 
-/* Tables shared by the loader and the writer (yaml_steps.c), NULL-terminated. */
+/* --- vocabulary (yaml_vocab.c) --- */
+
+/* Tables shared by the loader and the writer, NULL-terminated. */
+extern const struct lg_yflag lg_yopen_flags[]; /* open/create flags */
 extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
 extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
+/* Index of the first access-mode flag in lg_yopen_flags (read, write, rdwr follow). */
+#define LG_YOPEN_ACCESS_FIRST 7
 
 /* Deepest nesting of collections accepted: bounds the tree walk's recursion. */
 #define LG_YAML_MAX_DEPTH 64
@@ -122,6 +127,22 @@ int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out);
  * messages. 0, -EINVAL (empty or long label, too many labels) or -ENOMEM. */
 int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode *at,
 	      const char *name, uint16_t *type);
+
+/* --- vocabulary lookups (yaml_vocab.c); "what" names the word in messages --- */
+
+/* Scalar n as one name from tab: bit i of *seen is set for tab[i]. An unknown name is
+ * an error that lists tab and suggests the closest. 0 or -EINVAL. */
+int lg_yflag_one(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const struct lg_yflag *tab, unsigned *seen);
+/* A name or a list of names from tab (the flags key); *seen as lg_yflag_one. */
+int lg_yflag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const struct lg_yflag *tab, unsigned *seen);
+/* OR of the values of the entries of tab in seen. */
+int lg_yflag_value(const struct lg_yflag *tab, unsigned seen);
+/* "; did you mean 'X'?" for the closest of names[0..n) (NULL entries skipped) to word,
+ * or "", into buf. Returns buf. */
+const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
+		     size_t len);
 
 /* --- steps (yaml_steps.c) --- */
 

@@ -124,11 +124,12 @@ int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
 		while (j < nk && strcmp(keys[j], k->text) != 0)
 			j++;
 		if (j == nk) {
-			char list[256];
+			char list[256], hint[80];
 
 			key_list(keys, list, sizeof(list));
-			return lg_yfail(c, k, "unknown key '%s' in %s (expected %s)", k->text,
-					what, list);
+			return lg_yfail(c, k, "unknown key '%s' in %s%s (expected %s)", k->text,
+					what, lg_yhint(k->text, keys, nk, hint, sizeof(hint)),
+					list);
 		}
 		if (vals[j])
 			return lg_yfail(c, k, "duplicate key '%s' in %s", k->text, what);
