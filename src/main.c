@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
 #include "loadgen/engine.h"
@@ -17,7 +18,9 @@
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
+#include "loadgen/show.h"
 #include "loadgen/sysinfo.h"
+#include "loadgen/units.h"
 #include "loadgen/yaml_load.h"
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
@@ -68,6 +71,8 @@ static void usage(FILE *f)
 		"Usage: loadgen [options] NCLIENTS\n"
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
+		"       loadgen show [WORKLOAD]  print a workload and its parameters\n"
+		"                                (default: the built-in netbench)\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
 		"throughput and latency.\n\n"
 		"  -c, --loadfile FILE    workload: YAML, or a dbench loadfile (recognised by its\n"
@@ -107,12 +112,27 @@ static void usage(FILE *f)
 		LG_DEFAULT_STALL_S);
 }
 
+/* One line saying what is wrong with arg (fmt has one %s), then the --help hint. */
 static int bad_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "loadgen: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'loadgen --help'.\n");
-	return EXIT_USAGE;
+	return lg_cli_usage_error(NULL, fmt, arg);
+}
+
+/* A seconds option whose value is not a plain number: "--time 1m" is told to write 60. */
+static int bad_seconds(const char *opt, const char *arg, const char *want)
+{
+	char unit[16], *end;
+	const char *why;
+	double v = strtod(arg, &end);
+	uint64_t ns;
+
+	/* the number (fractions allowed here) times one of its unit */
+	snprintf(unit, sizeof(unit), "1%s", end);
+	if (end != arg && v >= 0 && *end && lg_parse_duration(unit, &ns, &why) == 0)
+		return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s, a plain number; "
+					  "did you mean '%s %g'?", opt, arg, want, opt,
+					  v * (double)ns / 1e9);
+	return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s", opt, arg, want);
 }
 
 /* Parse a non-negative number of seconds (fractions allowed). */
@@ -170,11 +190,11 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case 'D': cfg->directory = arg; break;
 	case 't':
 		if (parse_seconds(arg, &cfg->time_s) || cfg->time_s <= 0)
-			return bad_usage("invalid --time '%s': expected seconds > 0", arg);
+			return bad_seconds("--time", arg, "seconds > 0");
 		break;
 	case OPT_WARMUP:
 		if (parse_seconds(arg, &cfg->warmup_s))
-			return bad_usage("invalid --warmup '%s': expected seconds >= 0", arg);
+			return bad_seconds("--warmup", arg, "seconds >= 0");
 		break;
 	case OPT_RUN_ONCE: cfg->run_once = true; break;
 	case 'p':
@@ -209,15 +229,15 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval_s) || cfg->interval_s < 0.01)
-			return bad_usage("invalid --interval '%s': expected seconds >= 0.01", arg);
+			return bad_seconds("--interval", arg, "seconds >= 0.01");
 		break;
 	case OPT_STALL:
 		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s <= 0)
-			return bad_usage("invalid --stall-threshold '%s': expected seconds > 0", arg);
+			return bad_seconds("--stall-threshold", arg, "seconds > 0");
 		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
-	default: usage(stderr); return EXIT_USAGE;
+	default: return lg_cli_bad_option(NULL, long_options, cfg->argv, opt);
 	}
 	return 0;
 }
@@ -232,11 +252,15 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 				   .seed = LG_DEFAULT_SEED, .repeat = 1,
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
 				   .stall_threshold_s = LG_DEFAULT_STALL_S, .argc = argc, .argv = argv };
-	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
+	opterr = 0; /* our own messages: lg_cli_bad_option */
+	while ((opt = getopt_long(argc, argv, ":c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
 	if (optind != argc - 1)
-		return bad_usage("%s", optind >= argc ? "missing NCLIENTS" : "too many arguments");
+		return optind >= argc ? bad_usage("%s", "missing NCLIENTS (the number of clients)")
+				      : bad_usage("unexpected argument '%s' (only NCLIENTS, the "
+						  "number of clients, follows the options)",
+						  argv[optind + 1]);
 	if (parse_u64(argv[optind], MAX_CLIENTS, &n) || n == 0)
 		return bad_usage("invalid NCLIENTS '%s': expected 1 to 100000", argv[optind]);
 	cfg->clients = (unsigned)n;
@@ -259,7 +283,8 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 					 cfg->clients, wl, err, sizeof(err));
 	free(text);
 	if (rc)
-		fprintf(stderr, "loadgen: %s\n", err);
+		fprintf(stderr, "loadgen: %s%s\n", err,
+			cfg->loadfile ? "" : " " LG_SHOW_BUILTIN_HINT);
 	return rc;
 }
 
@@ -376,6 +401,8 @@ int main(int argc, char **argv)
 		return lg_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)
 		return lg_import_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "show") == 0)
+		return lg_show_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
 	if (status)
 		goto out;

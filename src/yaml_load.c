@@ -40,15 +40,39 @@ static int buf_put(struct lg_yctx *c, size_t *o, const char *s, size_t len)
 	return 0;
 }
 
-/* The value of parameter name (len bytes), built-in or declared, or NULL. */
-static const char *param_value(const struct lg_yctx *c, const char *name, size_t len)
+/* The value of parameter name (len bytes), built-in or declared, or NULL. A declared
+ * one notes its first use: key what, kind path or text (convert() sharpens it). */
+static const char *param_value(struct lg_yctx *c, const char *name, size_t len,
+			       const char *what, bool path)
 {
 	if (len == 7 && !strncmp(name, "clients", 7))
 		return c->clients;
-	for (size_t i = 0; i < c->nparams; i++)
-		if (strlen(c->params[i].name) == len && !strncmp(c->params[i].name, name, len))
-			return c->params[i].value;
+	for (size_t i = 0; i < c->nparams; i++) {
+		struct lg_yparam *p = &c->params[i];
+
+		if (strlen(p->name) != len || strncmp(p->name, name, len) != 0)
+			continue;
+		if (!p->key) {
+			p->key = what;
+			p->kind = path ? "path" : "text";
+		}
+		return p->value;
+	}
 	return NULL;
+}
+
+/* Parameters used in scalar n now known to be of kind (for lg_yaml_describe). */
+static void note_kind(struct lg_yctx *c, const struct lg_ynode *n, const char *kind)
+{
+	for (const char *s = strstr(n->text, "${"); s; s = strstr(s + 2, "${")) {
+		size_t len = strcspn(s + 2, "}");
+
+		for (size_t i = 0; i < c->nparams; i++)
+			if (strlen(c->params[i].name) == len &&
+			    !strncmp(c->params[i].name, s + 2, len) &&
+			    (!c->params[i].kind || !strcmp(c->params[i].kind, "text")))
+				c->params[i].kind = kind;
+	}
 }
 
 /* ${name} (len bytes) in scalar n, which is no parameter: fine if it names a variable
@@ -98,7 +122,7 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 				return lg_yfail(c, n, "${client} can only be used in paths "
 						"(in '%s': '%s')", what, n->text);
 			val = LG_CLIENT_PLACEHOLDER;
-		} else if (!(val = param_value(c, s + 2, len))) {
+		} else if (!(val = param_value(c, s + 2, len, what, path))) {
 			if ((rc = var_ref(c, n, what, path, s + 2, len)))
 				return rc;
 			val = s; /* a variable: kept as it is, for lg_ypath */
@@ -123,8 +147,10 @@ static int convert(struct lg_yctx *c, const struct lg_ynode *n, const char *what
 
 	if (rc)
 		return rc;
-	if (parse(s, out, &why) == 0)
+	if (parse(s, out, &why) == 0) {
+		note_kind(c, n, kind);
 		return 0;
+	}
 	hint[0] = '\0';
 	if (parse != lg_parse_count && lg_units_hint(s, parse == lg_parse_duration, hint + 2,
 						      sizeof(hint) - 2) == 0)
@@ -296,7 +322,7 @@ static int declare_params(struct lg_yctx *c, const struct lg_ynode *pm)
 		if (strstr(v->text, "${"))
 			return lg_yfail(c, v, "default of parameter '%s' refers to a parameter; "
 					"parameter values are literal", k->text);
-		c->params[c->nparams++] = (struct lg_yparam){ k->text, v->text };
+		c->params[c->nparams++] = (struct lg_yparam){ .name = k->text, .value = v->text };
 	}
 	return 0;
 }
@@ -438,9 +464,50 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 	return rc;
 }
 
+/* Copy the declared parameters of c into *out (lg_yaml_describe). */
+static int describe(struct lg_yctx *c, struct lg_yparam_info **out, size_t *n)
+{
+	struct lg_yparam_info *p = calloc(c->nparams + 1, sizeof(*p));
+
+	if (!p)
+		return lg_ynomem(c);
+	for (size_t i = 0; i < c->nparams; i++) {
+		p[i] = (struct lg_yparam_info){ .name = strdup(c->params[i].name),
+						.value = strdup(c->params[i].value),
+						.kind = c->params[i].kind ? c->params[i].kind
+									  : "unused",
+						.key = c->params[i].key ? c->params[i].key : "" };
+		if (!p[i].name || !p[i].value) {
+			lg_yparam_info_free(p, i + 1);
+			return lg_ynomem(c);
+		}
+	}
+	*out = p;
+	*n = c->nparams;
+	return 0;
+}
+
+void lg_yparam_info_free(struct lg_yparam_info *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].name);
+		free(p[i].value);
+	}
+	free(p);
+}
+
 int lg_yaml_load(const char *fname, const char *text, size_t len,
 		 const struct lg_param *overrides, size_t noverrides, unsigned clients,
 		 struct lg_workload **out, char *err, size_t errlen)
+{
+	return lg_yaml_describe(fname, text, len, overrides, noverrides, clients, out, NULL,
+				NULL, err, errlen);
+}
+
+int lg_yaml_describe(const char *fname, const char *text, size_t len,
+		     const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		     struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		     char *err, size_t errlen)
 {
 	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen };
 	struct lg_ynode *root = NULL;
@@ -457,6 +524,8 @@ int lg_yaml_load(const char *fname, const char *text, size_t len,
 		rc = compile_root(&c, root, overrides, noverrides, name, sizeof(name));
 	if (!rc && lg_workload_set_source(c.wl, name, fname, text ? text : "", len))
 		rc = lg_ynomem(&c);
+	if (!rc && params)
+		rc = describe(&c, params, nparams);
 	lg_ynode_free(root);
 	free(c.params);
 	free(c.buf);

@@ -51,6 +51,8 @@ struct lg_ynode {
 struct lg_yparam {
 	const char *name;
 	const char *value;
+	const char *kind; /* what its uses convert it to ("size", "path", ...; static), or NULL */
+	const char *key;  /* the key of its first use ("size", "count"; static), or NULL */
 };
 
 /* State of one load. */
