@@ -202,7 +202,7 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 {
 	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
 	const char *unit = lg_cmp_metric_unit(r->decided_by);
-	char chg[32], p[32];
+	char chg[32], p[32], small[64] = "";
 
 	if (isnan(m->change_pct)) /* the baseline is 0 */
 		snprintf(chg, sizeof(chg), m->other.mean > 0 ? "up from 0" : "0 in both");
@@ -217,12 +217,12 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 		       other->nruns);
 		return;
 	}
-	printf("  Verdict: %s (decided on %s: %s, p %s%s, alpha = %g)\n",
-	       lg_verdict_name(r->verdict), unit, chg, m->welch.p < 0.0001 ? "" : "= ", p,
+	if (r->below_min_effect) /* say by how much, beside the verdict itself */
+		snprintf(small, sizeof(small), " (%.1f %% < %g %%)", fabs(m->change_pct),
+			 c->opts.min_effect_pct);
+	printf("  Verdict: %s%s (decided on %s: %s, p %s%s, alpha = %g)\n",
+	       lg_cmp_verdict_name(r), small, unit, chg, m->welch.p < 0.0001 ? "" : "= ", p,
 	       c->opts.alpha);
-	if (r->below_min_effect)
-		printf("  The change is significant but smaller than --min-effect %g %%.\n",
-		       c->opts.min_effect_pct);
 	if (r->decided_by == LG_CMP_OPS)
 		printf("  Throughput is 0 MB/s in both files (no data moved), so ops/s decided.\n");
 	if (m->welch.kind == LG_WELCH_DIFF_CONST)
@@ -397,7 +397,7 @@ static json_t *comparison_json(const struct cli *c, const struct lg_cmp_file *ba
 			 "decided_by", lg_cmp_metric_key(r->decided_by),
 			 "change_pct", num(m->change_pct),
 			 "p_value", m->tested ? num(m->welch.p) : json_null(),
-			 "verdict", lg_verdict_name(r->verdict),
+			 "verdict", lg_cmp_verdict_name(r),
 			 "below_min_effect", (int)r->below_min_effect,
 			 "slower_than_limit",
 			 (int)(c->fail_if_slower && lg_cmp_slower_than(r, c->opts.alpha,
