@@ -237,7 +237,9 @@ int lg_yslot_bind(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 
 	if (rc)
 		return rc;
-	return lg_workload_slot(c->wl, s, index) ? lg_ynomem(c) : 0;
+	if (lg_workload_slot(c->wl, s, index))
+		return lg_ynomem(c);
+	return lg_yreopen_check(c, n, *index);
 }
 
 int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out)
@@ -529,6 +531,7 @@ int lg_yaml_describe(const char *fname, const char *text, size_t len,
 	lg_ynode_free(root);
 	free(c.params);
 	free(c.buf);
+	lg_yreopen_free(c.reopen);
 	if (rc) {
 		lg_workload_destroy(c.wl);
 		return rc;

@@ -67,6 +67,7 @@ struct lg_yctx {
 	char clients[24];               /* value of ${clients} */
 	char *buf;                      /* scratch for ${} expansion (owned) */
 	size_t cap;                     /* allocated bytes of buf */
+	struct lg_yreopen *reopen;      /* what yaml_reopen.c knows of open slots (owned) */
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -145,6 +146,16 @@ int lg_yflag_value(const struct lg_yflag *tab, unsigned seen);
  * or "", into buf. Returns buf. */
 const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
 		     size_t len);
+
+/* --- slots opened twice (yaml_reopen.c) --- */
+
+struct lg_yreopen;
+/* Before an open binds slot (its 'as' is node n): fail when the slot is provably still
+ * open from an earlier open of the same phase (straight-line code, no close between).
+ * 0, -EINVAL or -ENOMEM. */
+int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot);
+/* Free the state kept in c->reopen. NULL is fine. */
+void lg_yreopen_free(struct lg_yreopen *r);
 
 /* --- steps (yaml_steps.c) --- */
 

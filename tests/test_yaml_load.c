@@ -317,6 +317,15 @@ static const struct bad bad_inputs[] = {
 	  "t.yaml:1:59: bad size '64kb' for 'size': unknown size unit (use B, K/KiB, M/MiB, "
 	  "G/GiB, T/TiB, or KB, MB, GB, TB for powers of 1000); did you mean '64KiB' (powers "
 	  "of 1024) or '64kB' (powers of 1000)?" },
+	/* a slot opened again while provably still open */
+	{ "run:\n  - create: {path: a, as: f}\n  - write: {file: f, size: 1}\n"
+	  "  - open: {path: a, as: f}\n", "t.yaml:4:25: file 'f' is opened again while still "
+	  "open: the open at line 2 is not closed before this one; close it first" },
+	{ "run:\n  - repeat:\n      count: 2\n      do:\n        - create: {path: a, as: f}\n"
+	  "        - create: {path: b, as: f}\n", "t.yaml:6:33: file 'f' is opened again" },
+	{ "setup: [create: {path: a, as: f}, close: f]\nrun:\n  - open: {path: a, as: f}\n"
+	  "  - choose: [{do: [stat: a]}]\n  - open: {path: a, as: g}\n  - open: {path: a, as: g}\n",
+	  "t.yaml:6:25: file 'g' is opened again while still open: the open at line 5" },
 	{ "run: [sleep: 1.5s]\n", "t.yaml:1:14: bad duration '1.5s' for 'duration': fractions "
 	  "are not allowed; did you mean '1500ms'?" },
 	{ "run: [stat: a]\nrun: [stat: b]\n", "t.yaml:2:1: duplicate key 'run' in the workload" },
@@ -459,6 +468,32 @@ static void test_errors(void **state)
 				 rc, err, b->msg);
 		assert_null(wl);
 	}
+}
+
+/* Opening a slot again is only refused where it is proven to be still open. */
+static void test_reopen_not_proven(void **state)
+{
+	static const char *const ok[] = {
+		/* closed between */
+		"run:\n  - create: {path: a, as: f}\n  - close: f\n  - open: {path: a, as: f}\n",
+		/* the first open may have failed */
+		"run:\n  - open: {path: a, as: f, expect: any}\n  - create: {path: a, as: f}\n",
+		"run:\n  - open: {path: a, as: f, expect: ENOENT}\n  - create: {path: a, as: f}\n",
+		/* control flow between the two: left to the run-time check */
+		"run:\n  - create: {path: a, as: f}\n  - repeat: {count: 1, do: [close: f]}\n"
+		"  - open: {path: a, as: f}\n",
+		"run:\n  - create: {path: a, as: f}\n  - choose: [{do: [close: f]}, {do: [stat: a]}]\n"
+		"  - open: {path: a, as: f}\n",
+		/* each phase on its own; a repeat body opening and closing once per pass */
+		"setup: [create: {path: a, as: f}]\nrun: [open: {path: a, as: f}, close: f]\n",
+		"run: [repeat: {count: 3, do: [create: {path: a, as: f}, close: f]}]\n",
+		/* two slots */
+		"run: [create: {path: a, as: f}, create: {path: b, as: g}, close: f, close: g]\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		lg_workload_destroy(load_ok(ok[i]));
 }
 
 static void test_override_errors(void **state)
@@ -705,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_source_and_name),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_override_errors),
+		cmocka_unit_test(test_reopen_not_proven),
 		cmocka_unit_test(test_phase_order_and_slots),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_error_buffer),
