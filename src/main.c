@@ -13,6 +13,7 @@
 #include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
+#include "loadgen/direct.h"
 #include "loadgen/engine.h"
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
@@ -281,6 +282,20 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 	else
 		rc = lg_loadfile_compile(cfg->loadfile, text, len, cfg->params, cfg->nparams,
 					 cfg->clients, wl, err, sizeof(err));
+	if (!rc) { /* O_DIRECT: sizes and offsets the target cannot take, refused now */
+		struct lg_direct_align a;
+
+		lg_direct_alignment(cfg->directory, &a);
+		rc = cfg->loadfile ? lg_direct_check(*wl, cfg->direct, &a, cfg->loadfile, text,
+						     len, err, sizeof(err))
+				   : lg_direct_check(*wl, cfg->direct, &a, "builtin:netbench",
+						     lg_builtin_netbench, lg_builtin_netbench_len,
+						     err, sizeof(err));
+		if (rc) {
+			lg_workload_destroy(*wl);
+			*wl = NULL;
+		}
+	}
 	free(text);
 	if (rc)
 		fprintf(stderr, "loadgen: %s%s\n", err,
