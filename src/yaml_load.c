@@ -528,7 +528,7 @@ int lg_yaml_describe(const char *fname, const char *text, size_t len,
 		rc = lg_ynomem(&c);
 	if (!rc && params)
 		rc = describe(&c, params, nparams);
-	lg_ynode_free(root);
+	lg_ytree_free(&c);
 	free(c.params);
 	free(c.buf);
 	lg_yreopen_free(c.reopen);

@@ -39,13 +39,13 @@ enum lg_ynode_kind { LG_YSCALAR, LG_YSEQ, LG_YMAP };
 
 /* One YAML node. Mapping keys are always scalars (checked while building). */
 struct lg_ynode {
-	enum lg_ynode_kind kind;
 	uint32_t line, col;      /* 0-based position of the node's start (libyaml mark) */
+	uint32_t n;              /* entries of items */
+	uint8_t kind;            /* enum lg_ynode_kind (a byte: a tree has millions of nodes) */
 	bool plain;              /* scalar written without quotes: "" and "~" may mean null */
-	char *text;              /* scalar value, NUL-terminated (owned); NULL otherwise */
-	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... (owned) */
-	size_t n, cap;           /* used / allocated entries of items */
-};
+	char *text;              /* scalar value, NUL-terminated; NULL otherwise */
+	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... */
+};                               /* (node, text and items all live in the tree's arena) */
 
 /* A resolved parameter; both strings are borrowed from the tree or the overrides. */
 struct lg_yparam {
@@ -68,6 +68,7 @@ struct lg_yctx {
 	char *buf;                      /* scratch for ${} expansion (owned) */
 	size_t cap;                     /* allocated bytes of buf */
 	struct lg_yreopen *reopen;      /* what yaml_reopen.c knows of open slots (owned) */
+	struct lg_yarena *arena;        /* blocks holding the tree (owned; lg_ytree_free) */
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -83,12 +84,32 @@ int lg_ynomem(struct lg_yctx *c);
 
 /* --- tree (yaml_tree.c) --- */
 
-/* Parse text into a tree (*out, caller frees with lg_ynode_free). Rejects syntax errors,
- * anchors, aliases, unknown tags, several documents, deep nesting and empty input.
- * Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
+/* Parse text into a tree (*out, in c's arena: freed by lg_ytree_free). Rejects syntax
+ * errors, anchors, aliases, unknown tags, several documents, deep nesting and empty
+ * input. Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
 int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
-/* Free a tree. NULL is fine. */
-void lg_ynode_free(struct lg_ynode *n);
+/* lg_ytree_parse with libyaml only (text not NULL), bypassing the fast reader. */
+int lg_ytree_parse_libyaml(struct lg_yctx *c, const char *text, size_t len,
+			   struct lg_ynode **out);
+/* Free the tree of c (its whole arena). Fine when there is none. */
+void lg_ytree_free(struct lg_yctx *c);
+/* size zeroed bytes from c's arena, aligned for any type; NULL when out of memory. */
+void *lg_yalloc(struct lg_yctx *c, size_t size);
+/* A copy of the len bytes at s, NUL-terminated, in c's arena (unaligned: texts are
+ * most of a tree's bytes); NULL when out of memory. */
+char *lg_ytext(struct lg_yctx *c, const char *s, size_t len);
+/* A new node in c's arena at 0-based line and col; NULL when out of memory. */
+struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t line,
+			      size_t col);
+
+/* --- the fast reader (yaml_fast.c) --- */
+
+/* Parse text as lg_ytree_parse would, if it is written in the plain subset loadgen import
+ * writes (top-level keys with one-line values or lists of one-line flow steps, double
+ * quotes without escapes, printable ASCII). Returns 0 and *out, -ENOMEM, or -EAGAIN
+ * when the text is outside that subset and libyaml must read it (what was built stays
+ * in the arena: free it with lg_ytree_free). */
+int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
 /* "a scalar", "a sequence" or "a mapping", for messages. */
 const char *lg_ykind_name(const struct lg_ynode *n);
 /* Whether n is a YAML null: a plain empty scalar, "~" or "null". */

@@ -557,7 +557,7 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
 	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
-		if (!strcmp(key->text, op_specs[i].name))
+		if (key->text[0] == op_specs[i].name[0] && !strcmp(key->text, op_specs[i].name))
 			return compile_op(c, &op_specs[i], line, key, val);
 	return unknown_op(c, key);
 }
