@@ -34,6 +34,7 @@ struct fast {
 	size_t line;             /* 0-based line of p */
 	struct lg_ynode **kids;  /* children of collections being read (owned) */
 	size_t nkids, cap_kids;  /* used / allocated entries of kids */
+	bool lazy;               /* top-level lists are left to lg_yfast_steps */
 };
 
 static size_t col(const struct fast *f)
@@ -314,6 +315,69 @@ static int item(struct fast *f)
 	return rc ? rc : push(f, m);
 }
 
+/* A top-level list at p (indent: its items'), left to be read by lg_yfast_steps: only
+ * its end is found here, by indentation. */
+static int lazy_list(struct fast *f, long indent, struct lg_ynode **out)
+{
+	long ind = indent;
+	int rc = 0;
+
+	*out = lg_ynode_new(f->c, LG_YSEQ, f->line, col(f));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->text = (char *)f->p; /* the mark of a lazy list; never written through */
+	while (!rc && (ind > indent || (ind == indent && at(f, '-')))) {
+		const char *nl = memchr(f->p, '\n', (size_t)(f->end - f->p));
+
+		f->p = nl ? nl + 1 : f->end;
+		if (nl) {
+			f->line++;
+			f->bol = f->p;
+		}
+		rc = next_content(f, &ind);
+	}
+	if (!rc && (ind > 0 || (ind == 0 && at(f, '-'))))
+		rc = -EAGAIN;
+	return rc;
+}
+
+bool lg_yfast_is_lazy(const struct lg_ynode *seq)
+{
+	return seq->kind == LG_YSEQ && seq->text;
+}
+
+int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
+		   int (*fn)(struct lg_yctx *c, const struct lg_ynode *step))
+{
+	struct fast f = { .c = c, .p = seq->text, .end = c->text_end,
+			  .bol = seq->text - seq->col, .line = seq->line };
+	struct lg_yarena *tree = c->arena;
+	long indent = seq->col, ind = indent;
+	int rc = 0;
+
+	c->arena = c->scratch; /* each step's nodes, dropped once it is compiled */
+	while (!rc && ind == indent && at(&f, '-')) {
+		if (f.p + 1 >= f.end || f.p[1] != ' ') {
+			rc = -EAGAIN;
+			break;
+		}
+		f.p += 2;
+		skip_spaces(&f);
+		rc = item(&f);
+		if (!rc)
+			rc = fn(c, f.kids[--f.nkids]);
+		lg_yarena_reset(&c->arena);
+		if (!rc)
+			rc = next_content(&f, &ind);
+	}
+	if (!rc && (ind > 0 || (ind == 0 && at(&f, '-'))))
+		rc = -EAGAIN;
+	c->scratch = c->arena;
+	c->arena = tree;
+	free(f.kids);
+	return rc == -ENOMEM ? lg_ynomem(c) : rc;
+}
+
 /* The block value of a top-level key, whose lines start at indent (> 0, or 0 for a list):
  * a list of items or a mapping of one-line pairs, ending at the next top-level key. */
 static int block(struct fast *f, long indent, struct lg_ynode **out)
@@ -323,6 +387,8 @@ static int block(struct fast *f, long indent, struct lg_ynode **out)
 	long ind = indent;
 	int rc;
 
+	if (list && f->lazy)
+		return lazy_list(f, indent, out);
 	*out = lg_ynode_new(f->c, list ? LG_YSEQ : LG_YMAP, f->line, col(f));
 	if (!*out)
 		return -ENOMEM;
@@ -403,9 +469,10 @@ static int top(struct fast *f, struct lg_ynode **root)
 	return rc ? rc : finish(f, *root, first);
 }
 
-int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out)
+int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, bool lazy,
+		   struct lg_ynode **out)
 {
-	struct fast f = { .c = c, .p = text, .end = text + len, .bol = text };
+	struct fast f = { .c = c, .p = text, .end = text + len, .bol = text, .lazy = lazy };
 	struct lg_ynode *root = NULL;
 	int rc = top(&f, &root);
 

@@ -64,7 +64,8 @@ static const char *param_value(struct lg_yctx *c, const char *name, size_t len,
 /* Parameters used in scalar n now known to be of kind (for lg_yaml_describe). */
 static void note_kind(struct lg_yctx *c, const struct lg_ynode *n, const char *kind)
 {
-	for (const char *s = strstr(n->text, "${"); s; s = strstr(s + 2, "${")) {
+	for (const char *s = c->nparams ? strstr(n->text, "${") : NULL; s;
+	     s = strstr(s + 2, "${")) {
 		size_t len = strcspn(s + 2, "}");
 
 		for (size_t i = 0; i < c->nparams; i++)
@@ -100,6 +101,10 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 
 	if (n->kind != LG_YSCALAR)
 		return lg_yfail(c, n, "'%s' must be a scalar, not %s", what, lg_ykind_name(n));
+	if (!strchr(n->text, '$')) { /* nothing to expand: most values of big workloads */
+		*out = n->text;
+		return 0;
+	}
 	rc = buf_put(c, &o, "", 0);
 	for (s = n->text; !rc && *s;) {
 		const char *end, *val;
@@ -506,12 +511,14 @@ int lg_yaml_load(const char *fname, const char *text, size_t len,
 				NULL, err, errlen);
 }
 
-int lg_yaml_describe(const char *fname, const char *text, size_t len,
-		     const struct lg_param *overrides, size_t noverrides, unsigned clients,
-		     struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
-		     char *err, size_t errlen)
+/* One load; no_fast: libyaml reads the text. *fast gets whether the fast reader did. */
+static int load(const char *fname, const char *text, size_t len,
+		const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		char *err, size_t errlen, bool no_fast, bool *fast)
 {
-	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen };
+	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen, .no_fast = no_fast,
+			     .text_end = (text ? text : "") + len };
 	struct lg_ynode *root = NULL;
 	char name[256];
 	int rc;
@@ -522,6 +529,7 @@ int lg_yaml_describe(const char *fname, const char *text, size_t len,
 	if (lg_workload_create(&c.wl))
 		return lg_ynomem(&c);
 	rc = lg_ytree_parse(&c, text, len, &root);
+	*fast = c.fast_read;
 	if (!rc)
 		rc = compile_root(&c, root, overrides, noverrides, name, sizeof(name));
 	if (!rc && lg_workload_set_source(c.wl, name, fname, text ? text : "", len))
@@ -538,4 +546,22 @@ int lg_yaml_describe(const char *fname, const char *text, size_t len,
 	}
 	*out = c.wl;
 	return 0;
+}
+
+int lg_yaml_describe(const char *fname, const char *text, size_t len,
+		     const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		     struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		     char *err, size_t errlen)
+{
+	bool fast = false;
+	int rc = load(fname, text, len, overrides, noverrides, clients, out, params, nparams,
+		      err, errlen, false, &fast);
+
+	/* The fast reader reads lists lazily, so it may only find out in the middle of
+	 * compiling that a step is beyond it (-EAGAIN), and an error it reports may not
+	 * be the first libyaml would: either way, libyaml reads the text again. */
+	if (rc && rc != -ENOMEM && fast)
+		rc = load(fname, text, len, overrides, noverrides, clients, out, params,
+			  nparams, err, errlen, true, &fast);
+	return rc;
 }

@@ -69,6 +69,11 @@ struct lg_yctx {
 	size_t cap;                     /* allocated bytes of buf */
 	struct lg_yreopen *reopen;      /* what yaml_reopen.c knows of open slots (owned) */
 	struct lg_yarena *arena;        /* blocks holding the tree (owned; lg_ytree_free) */
+	struct lg_yarena *scratch;      /* blocks of the step being read lazily (owned) */
+	bool no_fast;                   /* read with libyaml only (after the fast reader
+					   gave up on a lazily read list) */
+	const char *text_end;           /* end of the text loaded (for lazy lists) */
+	bool fast_read;                 /* the tree came from the fast reader */
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -108,8 +113,23 @@ struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t
  * writes (top-level keys with one-line values or lists of one-line flow steps, double
  * quotes without escapes, printable ASCII). Returns 0 and *out, -ENOMEM, or -EAGAIN
  * when the text is outside that subset and libyaml must read it (what was built stays
- * in the arena: free it with lg_ytree_free). */
-int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
+ * in the arena: free it with lg_ytree_free).
+ * lazy: a top-level list is not read but left as a lazy node (LG_YSEQ with text set to
+ * where its first item starts, in text, which must outlive the tree; n = 0): lg_ysteps
+ * reads it with lg_yfast_steps, one step at a time, so that a loadfile of half a million
+ * steps is never a tree of millions of nodes. */
+int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, bool lazy,
+		   struct lg_ynode **out);
+/* Whether seq is a lazy list of lg_yfast_parse. */
+bool lg_yfast_is_lazy(const struct lg_ynode *seq);
+/* Read the lazy list seq item by item (each in c->scratch, gone after fn returns) and
+ * call fn on each. Returns fn's first error, -ENOMEM, or -EAGAIN when an item is
+ * outside the fast subset: the caller must then load again with c->no_fast. */
+int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
+		   int (*fn)(struct lg_yctx *c, const struct lg_ynode *step));
+/* Empty an arena but for its newest block; free one entirely. NULL is fine. */
+void lg_yarena_reset(struct lg_yarena **arena);
+void lg_yarena_free(struct lg_yarena **arena);
 /* "a scalar", "a sequence" or "a mapping", for messages. */
 const char *lg_ykind_name(const struct lg_ynode *n);
 /* Whether n is a YAML null: a plain empty scalar, "~" or "null". */

@@ -569,6 +569,8 @@ int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
 	if (seq->kind != LG_YSEQ)
 		return lg_yfail(c, seq, "'%s' must be a list of steps, not %s", what,
 				lg_ykind_name(seq));
+	if (lg_yfast_is_lazy(seq)) /* a list not read yet: one step at a time */
+		return lg_yfast_steps(c, seq, step);
 	for (size_t i = 0; !rc && i < seq->n; i++)
 		rc = step(c, seq->items[i]);
 	return rc;

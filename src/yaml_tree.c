@@ -22,7 +22,8 @@ struct lg_yarena {
 	max_align_t data[];     /* the nodes, item arrays and texts */
 };
 
-#define ARENA_BLOCK (1u << 20) /* bytes per arena block; larger requests get their own */
+#define ARENA_BLOCK (64u << 10)    /* bytes of the first arena block */
+#define ARENA_BLOCK_MAX (16u << 20) /* largest block size reached by doubling */
 
 /* State while turning events into a tree. Children of the open collections wait on one
  * shared stack (kids) and move to the arena, as the collection's exact-size item array,
@@ -47,14 +48,17 @@ static void *arena_get(struct lg_yctx *c, size_t size, size_t align)
 	if (a)
 		a->used = (a->used + align - 1) & ~(align - 1);
 	if (!a || a->used > a->size || a->size - a->used < size) {
-		size_t bsize = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+		/* blocks double (to ARENA_BLOCK_MAX): few of them even for huge trees */
+		size_t normal = a ? (a->size < ARENA_BLOCK_MAX ? a->size * 2 : a->size)
+				  : ARENA_BLOCK;
+		bool own = size > normal;
 
-		a = malloc(sizeof(*a) + bsize);
+		a = malloc(sizeof(*a) + (own ? size : normal));
 		if (!a)
 			return NULL;
-		a->size = bsize;
+		a->size = own ? size : normal;
 		a->used = 0;
-		if (c->arena && size > ARENA_BLOCK) { /* keep filling the current block */
+		if (c->arena && own) { /* a big one: keep filling the current block */
 			a->next = c->arena->next;
 			c->arena->next = a;
 		} else {
@@ -85,8 +89,34 @@ char *lg_ytext(struct lg_yctx *c, const char *s, size_t len)
 	return t;
 }
 
+void lg_yarena_reset(struct lg_yarena **arena)
+{
+	struct lg_yarena *a = *arena;
+
+	if (!a)
+		return;
+	while (a->next) { /* keep the newest block: the largest */
+		struct lg_yarena *next = a->next->next;
+
+		free(a->next);
+		a->next = next;
+	}
+	a->used = 0;
+}
+
+void lg_yarena_free(struct lg_yarena **arena)
+{
+	while (*arena) {
+		struct lg_yarena *next = (*arena)->next;
+
+		free(*arena);
+		*arena = next;
+	}
+}
+
 void lg_ytree_free(struct lg_yctx *c)
 {
+	lg_yarena_free(&c->scratch);
 	while (c->arena) {
 		struct lg_yarena *next = c->arena->next;
 
@@ -408,7 +438,8 @@ int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_yn
 
 	if (!text)
 		text = "";
-	rc = lg_yfast_parse(c, text, len, out);
+	rc = c->no_fast ? -EAGAIN : lg_yfast_parse(c, text, len, true, out);
+	c->fast_read = rc == 0;
 	if (rc != -EAGAIN)
 		return rc;
 	lg_ytree_free(c); /* what the fast reader built before it gave up */

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "loadgen/yaml_load.h"
 #include "yaml_priv.h"
 
 static char err[512];
@@ -40,7 +41,7 @@ static bool same_tree(const char *text)
 	struct lg_yctx sc = { .fname = "t.yaml", .err = err, .errlen = sizeof(err) };
 	struct lg_ynode *fr = NULL, *sr = NULL;
 	char why[512] = "";
-	int rc = lg_yfast_parse(&fc, text, strlen(text), &fr);
+	int rc = lg_yfast_parse(&fc, text, strlen(text), false, &fr);
 
 	if (rc == -EAGAIN) {
 		lg_ytree_free(&fc);
@@ -167,11 +168,92 @@ static void test_shipped(void **state)
 }
 #endif
 
+/* Workloads compiled through the lazy fast path must equal the same text compiled by
+ * libyaml: "%YAML 1.1" + "---" in front sends it there, moving every line down by 2. */
+static void test_lazy_same_ops(void **state)
+{
+	static const char *const texts[] = {
+		"# imported\nname: \"client\"\nsetup:\n  - mkdir: {path: \"clients\", expect: any, "
+		"label: \"Mkdir\"}\nrun:\n  - ntcreate: {path: \"c${client}\", as: \"16385\", "
+		"flags: [directory, create], label: \"NTCreateX\"}\n  - close: {file: \"16385\", "
+		"label: \"Close\"}\n  - statfs: {label: \"Qfsinfo\"}\n  - create: {path: f, as: "
+		"\"9\"}\n  - write: {file: \"9\", size: 1, offset: 65534}\n  - close: \"9\"\n"
+		"cleanup:\n- deltree: \"c${client}\"\n",
+		"params:\n  bs: 4KiB\n  n: 3\nrun:\n  - create: {path: \"d${client}\", as: f}\n"
+		"  - repeat: {count: \"${n}\", do: [{write: {file: f, size: \"${bs}\"}}]}\n"
+		"  - choose: [{weight: 2, do: [stat: a]}, {do: [{fsync: f}]}]\n  - close: f\n"
+		"  - pick: {var: k, count: 4, order: shuffle}\n  - stat: \"x${k}\"\n",
+	};
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		struct lg_workload *a = NULL, *b = NULL;
+		char *slow = NULL;
+
+		assert_true(asprintf(&slow, "%%YAML 1.1\n---\n%s", texts[t]) > 0);
+		if (lg_yaml_load("t.yaml", texts[t], strlen(texts[t]), NULL, 0, 2, &a, err,
+				 sizeof(err)) ||
+		    lg_yaml_load("t.yaml", slow, strlen(slow), NULL, 0, 2, &b, err, sizeof(err)))
+			fail_msg("text %zu: %s", t, err);
+		for (int ph = 0; ph < LG_PHASE_COUNT; ph++) {
+			assert_int_equal(a->nops[ph], b->nops[ph]);
+			for (size_t i = 0; i < a->nops[ph]; i++) {
+				struct lg_op x = a->ops[ph][i], y = b->ops[ph][i];
+
+				y.line -= 2;
+				if (memcmp(&x, &y, sizeof(x)) != 0)
+					fail_msg("text %zu phase %d op %zu differs", t, ph, i);
+			}
+		}
+		assert_int_equal(a->npaths, b->npaths);
+		for (size_t i = 0; i < a->npaths; i++)
+			assert_string_equal(a->paths[i], b->paths[i]);
+		assert_int_equal(a->nslots, b->nslots);
+		assert_int_equal(a->ntypes, b->ntypes);
+		lg_workload_destroy(a);
+		lg_workload_destroy(b);
+		free(slow);
+	}
+}
+
+/* An error in a step read lazily is the error libyaml's reading gives. */
+static void test_lazy_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "run:\n  - stat: a\n  - wirte: {file: f}\n",
+		  "t.yaml:3:5: unknown op 'wirte'; did you mean 'write'?" },
+		/* a semantic error before a syntax error: libyaml reports the syntax error */
+		{ "run:\n  - wirte: a\n  - stat: [a\n", "t.yaml:4:1: " },
+		/* a step beyond the fast reader after many it took */
+		{ "run:\n  - stat: a\n  - stat: 'b'\n  - stat: c\n", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lg_workload *wl = NULL;
+		int rc = lg_yaml_load("t.yaml", cases[i].text, strlen(cases[i].text), NULL, 0, 1,
+				      &wl, err, sizeof(err));
+
+		if (!cases[i].msg) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(wl->nops[LG_PHASE_RUN], 3);
+			lg_workload_destroy(wl);
+			continue;
+		}
+		if (rc != -EINVAL || strncmp(err, cases[i].msg, strlen(cases[i].msg)) != 0)
+			fail_msg("case %zu: rc %d '%s', want '%s'", i, rc, err, cases[i].msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_trees),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_lazy_same_ops),
+		cmocka_unit_test(test_lazy_errors),
 #ifdef LG_SOURCE_DIR
 		cmocka_unit_test(test_shipped),
 #endif
