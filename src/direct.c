@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -64,18 +65,22 @@ static unsigned key_col(const char *text, size_t len, uint32_t line, const char 
 								     : 0;
 }
 
-/* Whether slot s is opened with O_DIRECT anywhere in wl. */
-static bool slot_direct(const struct lg_workload *wl, uint32_t s)
+/* Mark in direct[] the slots some open binds with O_DIRECT; returns how many opens do. */
+static size_t direct_slots(const struct lg_workload *wl, bool *direct)
 {
+	size_t n = 0;
+
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
 		for (size_t i = 0; i < wl->nops[ph]; i++) {
 			const struct lg_op *op = &wl->ops[ph][i];
 
 			if ((op->kind == LG_OP_OPEN || op->kind == LG_OP_NTCREATE) &&
-			    op->slot == s && (op->flags & O_DIRECT))
-				return true;
+			    op->slot < wl->nslots && (op->flags & O_DIRECT)) {
+				direct[op->slot] = true;
+				n++;
+			}
 		}
-	return false;
+	return n;
 }
 
 /* The key of op that is not a multiple of align, and its value; NULL when all are. */
@@ -100,8 +105,10 @@ static const char *misaligned(const struct lg_op *op, uint64_t align, uint64_t *
 	return NULL;
 }
 
-int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_direct_align *a,
-		    const char *name, const char *text, size_t len, char *err, size_t errlen)
+/* Every read and write on a direct slot (all: every slot) against a. */
+static int check_ops(const struct lg_workload *wl, bool all, const bool *direct,
+		     const struct lg_direct_align *a, const char *name, const char *text,
+		     size_t len, char *err, size_t errlen)
 {
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++) {
 		for (size_t i = 0; i < wl->nops[ph]; i++) {
@@ -111,19 +118,35 @@ int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_dire
 			unsigned col;
 
 			if ((op->kind != LG_OP_READ && op->kind != LG_OP_WRITE) ||
-			    !(key = misaligned(op, a->bytes, &v)) ||
-			    !(all || slot_direct(wl, op->slot)))
+			    !(all || (op->slot < wl->nslots && direct[op->slot])) ||
+			    !(key = misaligned(op, a->bytes, &v)))
 				continue;
 			col = text ? key_col(text, len, op->line, key) : 0;
 			snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' is %llu bytes, not a "
 				 "multiple of %u: with %s, sizes and offsets must be multiples of "
 				 "the target's logical block size (%u bytes, %s)", name, op->line,
 				 col ? col : 1, key, op->kind == LG_OP_READ ? "read" : "write",
-				 wl->slots[op->slot],
+				 op->slot < wl->nslots ? wl->slots[op->slot] : "?",
 				 (unsigned long long)v, a->bytes,
 				 all ? "--direct" : "flags: [direct]", a->bytes, a->source);
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_direct_align *a,
+		    const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+	bool *direct = calloc(wl->nslots + 1, sizeof(*direct));
+	int rc = 0;
+
+	if (!direct) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	if (all || direct_slots(wl, direct))
+		rc = check_ops(wl, all, direct, a, name, text, len, err, errlen);
+	free(direct);
+	return rc;
 }
