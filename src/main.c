@@ -20,6 +20,7 @@
 #include "loadgen/report.h"
 #include "loadgen/result_json.h"
 #include "loadgen/show.h"
+#include "loadgen/suggest.h"
 #include "loadgen/sysinfo.h"
 #include "loadgen/units.h"
 #include "loadgen/yaml_load.h"
@@ -243,6 +244,22 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	return 0;
 }
 
+/* NCLIENTS that is no number of clients: maybe a misspelt subcommand. */
+static int bad_nclients(const char *arg)
+{
+	static const char *const subs[] = { "compare", "import", "show", NULL };
+	struct lg_suggest s;
+
+	lg_suggest_init(&s, arg);
+	lg_suggest_add_all(&s, subs);
+	if (lg_suggest_best(&s))
+		return lg_cli_usage_error(NULL, "invalid NCLIENTS '%s': expected 1 to %d; did you "
+					  "mean 'loadgen %s'?", arg, MAX_CLIENTS,
+					  lg_suggest_best(&s));
+	return lg_cli_usage_error(NULL, "invalid NCLIENTS '%s': expected 1 to %d", arg,
+				  MAX_CLIENTS);
+}
+
 static int parse_args(int argc, char **argv, struct lg_config *cfg)
 {
 	unsigned long long n;
@@ -257,13 +274,13 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 	while ((opt = getopt_long(argc, argv, ":c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
-	if (optind != argc - 1)
-		return optind >= argc ? bad_usage("%s", "missing NCLIENTS (the number of clients)")
-				      : bad_usage("unexpected argument '%s' (only NCLIENTS, the "
-						  "number of clients, follows the options)",
-						  argv[optind + 1]);
+	if (optind >= argc)
+		return bad_usage("%s", "missing NCLIENTS (the number of clients)");
 	if (parse_u64(argv[optind], MAX_CLIENTS, &n) || n == 0)
-		return bad_usage("invalid NCLIENTS '%s': expected 1 to 100000", argv[optind]);
+		return bad_nclients(argv[optind]);
+	if (optind != argc - 1)
+		return bad_usage("unexpected argument '%s' (only NCLIENTS, the number of "
+				 "clients, follows the options)", argv[optind + 1]);
 	cfg->clients = (unsigned)n;
 	return 0;
 }
