@@ -16,7 +16,13 @@
  * Anything else (a second document, tags, anchors, multi-line or nested block values,
  * escapes, tabs, non-ASCII, ...) returns -EAGAIN and libyaml reads the whole text
  * instead, with its full syntax and its error messages. tests/test_yaml_fast.c checks
- * that both readers build identical trees. */
+ * that both readers build identical trees.
+ *
+ * When loading, top-level lists are read lazily (lg_yfast_steps): only their extent is
+ * found at first, and each step is read into a scratch arena just before it compiles,
+ * then dropped, so half a million steps never make a tree of millions of nodes. A step
+ * beyond the subset is then found late, in the middle of compiling: the loader starts
+ * over with libyaml (as it does after any error, so that messages are libyaml's). */
 #include "yaml_priv.h"
 
 #include <errno.h>

@@ -1,12 +1,18 @@
-/* Internals of the YAML loader, shared by its three files:
- *   yaml_tree.c   libyaml events -> a small node tree (positions kept, aliases refused)
- *   yaml_load.c   lg_yaml_load: top level, parameters, scalar conversion, errors
- *   yaml_steps.c  steps -> lg_op arrays (the op table, repeat and choose)
- *   yaml_pick.c   the pick step and paths that use its variable (file sets)
+/* Internals of the YAML loader, shared by its files:
+ *   yaml_tree.c    libyaml events -> a small node tree (positions kept, aliases refused),
+ *                  in an arena; errors
+ *   yaml_fast.c    the same tree, faster, for the plain YAML loadgen import writes
+ *   yaml_load.c    lg_yaml_load: top level, parameters, scalar conversion, errors
+ *   yaml_steps.c   steps -> lg_op arrays (the op table, repeat and choose)
+ *   yaml_vocab.c   words of flags, advice and modes; "did you mean" lookups
+ *   yaml_pick.c    the pick step and paths that use its variable (file sets)
+ *   yaml_reopen.c  an open of a slot that is provably still open
  *
- * The loader first builds the whole tree and then compiles it, rather than compiling
- * from the event stream, because top-level keys may come in any order (params after
- * run, say) and every value must stay addressable for its line:column in messages. */
+ * The loader builds the tree and then compiles it, rather than compiling from the event
+ * stream, because top-level keys may come in any order (params after run, say) and
+ * every value must stay addressable for its line:column in messages. Only the fast
+ * reader leaves top-level lists unread until they are compiled, one step at a time:
+ * their order is known once the top level is read, and a step is all a message needs. */
 #ifndef LOADGEN_YAML_PRIV_H
 #define LOADGEN_YAML_PRIV_H
 
