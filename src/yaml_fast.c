@@ -41,6 +41,7 @@ struct fast {
 	struct lg_ynode **kids;  /* children of collections being read (owned) */
 	size_t nkids, cap_kids;  /* used / allocated entries of kids */
 	bool lazy;               /* top-level lists are left to lg_yfast_steps */
+	size_t slen;             /* length of the text of the last scalar read */
 };
 
 static size_t col(const struct fast *f)
@@ -118,6 +119,7 @@ static int scalar(struct fast *f, struct lg_ynode **out)
 	if (!n || !(n->text = lg_ytext(f->c, s, (size_t)(e - s))))
 		return -ENOMEM;
 	n->plain = plain;
+	f->slen = (size_t)(e - s);
 	f->p = plain ? e : e + 1;
 	*out = n;
 	return 0;
@@ -152,7 +154,7 @@ static int single_pair(struct fast *f, int depth, struct lg_ynode **v)
 	size_t first = f->nkids;
 	int rc;
 
-	if (f->p + 1 >= f->end || f->p[1] != ' ' || strlen((*v)->text) > FAST_MAX_KEY)
+	if (f->p + 1 >= f->end || f->p[1] != ' ' || f->slen > FAST_MAX_KEY)
 		return -EAGAIN;
 	f->p += 2;
 	skip_spaces(f);
@@ -190,7 +192,7 @@ static int flow_collection(struct fast *f, int depth, struct lg_ynode *n)
 		if (n->kind == LG_YMAP) {
 			rc = scalar(f, &k);
 			if (!rc && !(at(f, ':') && f->p + 1 < f->end && f->p[1] == ' ' &&
-				     strlen(k->text) <= FAST_MAX_KEY))
+				     f->slen <= FAST_MAX_KEY))
 				rc = -EAGAIN;
 			if (!rc) {
 				f->p += 2;
@@ -292,7 +294,7 @@ static int value(struct fast *f, struct lg_ynode *k)
 static int pair(struct fast *f, struct lg_ynode *k)
 {
 	if (!at(f, ':') || f->p + 1 >= f->end || f->p[1] != ' ' ||
-	    strlen(k->text) > FAST_MAX_KEY)
+	    f->slen > FAST_MAX_KEY)
 		return -EAGAIN;
 	f->p += 2;
 	skip_spaces(f);
@@ -459,7 +461,7 @@ static int top(struct fast *f, struct lg_ynode **root)
 		bool inline_value;
 
 		rc = scalar(f, &k);
-		if (rc || !at(f, ':') || strlen(k->text) > FAST_MAX_KEY)
+		if (rc || !at(f, ':') || f->slen > FAST_MAX_KEY)
 			return rc ? rc : -EAGAIN;
 		f->p++;
 		skip_spaces(f);
