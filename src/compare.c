@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loadgen/cli.h"
+
 #define EXIT_USAGE 2
 #define ERR_MAX 1024 /* one error message: a path and a reason */
 
@@ -54,9 +56,9 @@ static void usage(FILE *f)
 
 static int bad_usage(const char *what, const char *arg)
 {
-	fprintf(stderr, "loadgen compare: %s%s%s%s\nTry 'loadgen compare --help'.\n", what,
-		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-	return EXIT_USAGE;
+	if (!arg)
+		return lg_cli_usage_error("compare", "%s", what);
+	return lg_cli_usage_error("compare", "%s '%s'", what, arg);
 }
 
 /* A percentage: a finite number >= 0, optionally followed by '%'. */
@@ -83,7 +85,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	*c = (struct cli){ .opts = { .alpha = LG_COMPARE_ALPHA } };
 	optind = 0; /* glibc: start afresh, main() may have used getopt already */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 			c->json = true;
@@ -103,8 +105,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			usage(stdout);
 			return 0;
 		default:
-			return bad_usage(optopt ? "missing value or invalid option:" :
-						  "invalid option:", argv[optind - 1]);
+			return lg_cli_bad_option("compare", long_options, argv, opt);
 		}
 	}
 	if (argc - optind < 2)

@@ -498,6 +498,13 @@ const char *lg_verdict_name(enum lg_verdict v)
 	return "no verdict";
 }
 
+const char *lg_cmp_verdict_name(const struct lg_cmp_result *r)
+{
+	if (r->verdict == LG_VERDICT_SAME && r->below_min_effect)
+		return "significant, but smaller than --min-effect";
+	return lg_verdict_name(r->verdict);
+}
+
 const char *lg_cmp_metric_key(enum lg_cmp_metric m)
 {
 	return m == LG_CMP_OPS ? "ops_per_s" : "throughput_mbps";

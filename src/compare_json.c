@@ -122,7 +122,7 @@ static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_c
 			 "decided_by", lg_cmp_metric_key(r->decided_by),
 			 "change_pct", num(m->change_pct),
 			 "p_value", m->tested ? num(m->welch.p) : json_null(),
-			 "verdict", lg_verdict_name(r->verdict),
+			 "verdict", lg_cmp_verdict_name(r),
 			 "below_min_effect", (int)r->below_min_effect,
 			 "rank_test_disagrees", (int)r->rank_disagrees,
 			 "rank_test_too_few_runs", (int)r->rank_too_few,

@@ -177,7 +177,7 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 	char chg[32];
 
 	printf("  %s at %u clients: %s", t->files[i].path, c->bg->clients,
-	       lg_verdict_name(c->r.verdict));
+	       lg_cmp_verdict_name(&c->r));
 	if (c->r.verdict == LG_VERDICT_NONE) {
 		printf(" (a t-test needs at least 2 runs on each side)\n");
 		return;
@@ -194,8 +194,7 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 		printf("; g = %+.2f", m->effect_g);
 	printf(")");
 	if (c->r.below_min_effect)
-		printf(": significant, but smaller than --min-effect %g %%",
-		       t->cli->opts.min_effect_pct);
+		printf(" (%.1f %% < %g %%)", fabs(m->change_pct), t->cli->opts.min_effect_pct);
 	if (c->r.verdict == LG_VERDICT_SAME && isfinite(m->mde_pct))
 		printf("%s could detect %.1f %% or more; %s%zu runs per side for %g %%",
 		       c->r.below_min_effect ? ";" : ":", m->mde_pct, m->runs_needed ? "" : "over ",

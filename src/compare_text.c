@@ -129,7 +129,7 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 			  const struct lg_cmp_file *base, const struct lg_cmp_file *other)
 {
 	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
-	char chg[32], p[32];
+	char chg[32], p[32], small[64] = "";
 
 	if (isnan(m->change_pct)) /* the baseline is 0 */
 		snprintf(chg, sizeof(chg), m->other.mean > 0 ? "up from 0" : "0 in both");
@@ -144,12 +144,11 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 		       m->other.n);
 		return;
 	}
-	printf("  Verdict: %s (decided on %s: %s, p %s, alpha = %g)\n",
-	       lg_verdict_name(r->verdict), lg_cmp_metric_unit(r->decided_by), chg, p,
-	       c->opts.alpha);
-	if (r->below_min_effect)
-		printf("  The change is significant but smaller than --min-effect %g %%.\n",
-		       c->opts.min_effect_pct);
+	if (r->below_min_effect) /* say by how much, beside the verdict itself */
+		snprintf(small, sizeof(small), " (%.1f %% < %g %%)", fabs(m->change_pct),
+			 c->opts.min_effect_pct);
+	printf("  Verdict: %s%s (decided on %s: %s, p %s, alpha = %g)\n", lg_cmp_verdict_name(r),
+	       small, lg_cmp_metric_unit(r->decided_by), chg, p, c->opts.alpha);
 	if (r->decided_by == LG_CMP_OPS)
 		printf("  Throughput is 0 MB/s in both files (no data moved), so ops/s decided.\n");
 	if (m->welch.kind == LG_WELCH_DIFF_CONST)

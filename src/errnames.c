@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "loadgen/suggest.h"
+
 /* Names glibc reports under another spelling, accepted on input. */
 static const struct {
 	const char *name;
@@ -43,4 +45,20 @@ int lg_errno_value(const char *name)
 		if (strcmp(aliases[i].name, name) == 0)
 			return aliases[i].value;
 	return -1;
+}
+
+const char *lg_errno_hint(const char *name, char *buf, size_t len)
+{
+	struct lg_suggest s;
+
+	lg_suggest_init(&s, name);
+	for (int e = 1; e < LG_ERRNO_MAX; e++)
+		lg_suggest_add(&s, strerrorname_np(e));
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		lg_suggest_add(&s, aliases[i].name);
+	if (len)
+		buf[0] = '\0';
+	if (lg_suggest_best(&s) && len)
+		snprintf(buf, len, "; did you mean '%s'?", lg_suggest_best(&s));
+	return buf;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "loadgen/cli.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/yaml_write.h"
 
@@ -29,8 +30,7 @@ static void usage(FILE *f)
 
 static int bad_usage(const char *msg, const char *arg)
 {
-	fprintf(stderr, "loadgen import: %s%s\nTry 'loadgen import --help'.\n", msg, arg);
-	return EXIT_USAGE;
+	return lg_cli_usage_error("import", "%s%s", msg, arg);
 }
 
 /* Open a new temporary file beside out, with the mode a new file gets (mkstemp makes
@@ -107,6 +107,7 @@ static int load(const char *path, struct lg_workload **wl)
 
 int lg_import_main(int argc, char **argv)
 {
+	static const char *const options[] = { "output", "help", NULL };
 	const char *in = NULL, *out = "-";
 	struct lg_workload *wl = NULL;
 	int rc;
@@ -119,12 +120,12 @@ int lg_import_main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc)
-				return bad_usage("missing the file after ", a);
+				return lg_cli_usage_error("import", "option '%s' needs a value", a);
 			out = argv[i];
 		} else if (!strncmp(a, "--output=", 9)) {
 			out = a + 9;
 		} else if (a[0] == '-' && a[1]) {
-			return bad_usage("unknown option ", a);
+			return lg_cli_unknown_option("import", options, a);
 		} else if (in) {
 			return bad_usage("more than one input file: ", a);
 		} else {

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
+#include "loadgen/direct.h"
 #include "loadgen/engine.h"
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
@@ -22,9 +24,12 @@
 #include "loadgen/result_json.h"
 #include "loadgen/run_output.h"
 #include "loadgen/rundir.h"
+#include "loadgen/show.h"
 #include "loadgen/statistics.h"
+#include "loadgen/suggest.h"
 #include "result_summary.h"
 #include "loadgen/sysinfo.h"
+#include "loadgen/units.h"
 #include "loadgen/yaml_load.h"
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
@@ -81,6 +86,8 @@ static void usage(FILE *f)
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
+		"       loadgen show [WORKLOAD]  print a workload and its parameters\n"
+		"                                (default: the built-in netbench)\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
 		"throughput and latency. Several counts make a sweep, run in order: 1,2,4,8;\n"
 		"1..64 (doubling from 1, ending at 64); auto (1, 2, 4, ... below twice the CPUs,\n"
@@ -138,12 +145,27 @@ static void usage(FILE *f)
 		LG_REPEAT_AUTO_MAX, LG_REPEAT_AUTO_MIN, LG_DEFAULT_INTERVAL_S, LG_DEFAULT_STALL_S);
 }
 
+/* One line saying what is wrong with arg (fmt has one %s), then the --help hint. */
 static int bad_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "loadgen: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'loadgen --help'.\n");
-	return EXIT_USAGE;
+	return lg_cli_usage_error(NULL, fmt, arg);
+}
+
+/* A seconds option whose value is not a plain number: "--time 1m" is told to write 60. */
+static int bad_seconds(const char *opt, const char *arg, const char *want)
+{
+	char unit[16], *end;
+	const char *why;
+	double v = strtod(arg, &end);
+	uint64_t ns;
+
+	/* the number (fractions allowed here) times one of its unit */
+	snprintf(unit, sizeof(unit), "1%s", end);
+	if (end != arg && v >= 0 && *end && lg_parse_duration(unit, &ns, &why) == 0)
+		return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s, a plain number; "
+					  "did you mean '%s %g'?", opt, arg, want, opt,
+					  v * (double)ns / 1e9);
+	return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s", opt, arg, want);
 }
 
 /* Parse a non-negative number of seconds (fractions allowed). */
@@ -201,11 +223,11 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case 'D': cfg->directory = arg; break;
 	case 't':
 		if (parse_seconds(arg, &cfg->time_s) || cfg->time_s <= 0)
-			return bad_usage("invalid --time '%s': expected seconds > 0", arg);
+			return bad_seconds("--time", arg, "seconds > 0");
 		break;
 	case OPT_WARMUP:
 		if (parse_seconds(arg, &cfg->warmup_s))
-			return bad_usage("invalid --warmup '%s': expected seconds >= 0", arg);
+			return bad_seconds("--warmup", arg, "seconds >= 0");
 		break;
 	case OPT_RUN_ONCE: cfg->run_once = true; break;
 	case 'p':
@@ -261,17 +283,31 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval_s) || cfg->interval_s < 0.01)
-			return bad_usage("invalid --interval '%s': expected seconds >= 0.01", arg);
+			return bad_seconds("--interval", arg, "seconds >= 0.01");
 		break;
 	case OPT_STALL:
 		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s <= 0)
-			return bad_usage("invalid --stall-threshold '%s': expected seconds > 0", arg);
+			return bad_seconds("--stall-threshold", arg, "seconds > 0");
 		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
-	default: usage(stderr); return EXIT_USAGE;
+	default: return lg_cli_bad_option(NULL, long_options, cfg->argv, opt);
 	}
 	return 0;
+}
+
+/* NCLIENTS that is no client count (why says so): maybe a misspelt subcommand. */
+static int bad_nclients(const char *arg, const char *why)
+{
+	static const char *const subs[] = { "compare", "import", "report", "show", NULL };
+	struct lg_suggest s;
+
+	lg_suggest_init(&s, arg);
+	lg_suggest_add_all(&s, subs);
+	if (lg_suggest_best(&s))
+		return lg_cli_usage_error(NULL, "%s; did you mean 'loadgen %s'?", why,
+					  lg_suggest_best(&s));
+	return lg_cli_usage_error(NULL, "%s", why);
 }
 
 static int parse_args(int argc, char **argv, struct lg_config *cfg)
@@ -285,17 +321,21 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 				   .seed = LG_DEFAULT_SEED, .repeat = 1, .repeat_rule = { .max = 1 },
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
 				   .stall_threshold_s = LG_DEFAULT_STALL_S, .monitor = true, .argc = argc, .argv = argv };
-	while ((opt = getopt_long(argc, argv, "c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
+	opterr = 0; /* our own messages: lg_cli_bad_option */
+	while ((opt = getopt_long(argc, argv, ":c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))
 			return rc;
+	if (optind >= argc)
+		return bad_usage("%s", "missing NCLIENTS (the number of clients)");
 	if (optind != argc - 1)
-		return bad_usage("%s", optind >= argc ? "missing NCLIENTS" : "too many arguments");
+		return bad_usage("unexpected argument '%s' (only NCLIENTS, the number of "
+				 "clients, follows the options)", argv[optind + 1]);
 	if (cfg->rate_ops > 0 && cfg->rate_mbps > 0)
 		return bad_usage("%s", "--rate and --rate-ops cannot be combined");
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (lg_sweep_parse(argv[optind], ncpu > 0 ? (unsigned)ncpu : 1, MAX_CLIENTS, cfg->sweep,
 			   &cfg->nsweep, err, sizeof(err)))
-		return bad_usage("%s", err);
+		return bad_nclients(argv[optind], err);
 	cfg->clients = cfg->sweep[0];
 	return 0;
 }
@@ -313,9 +353,24 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 					 sizeof(err))))
 		rc = lg_loadfile_compile(path, text, len, cfg->params, cfg->nparams,
 					 cfg->clients, wl, err, sizeof(err));
+	if (!rc) { /* O_DIRECT: sizes and offsets the target cannot take, refused now */
+		struct lg_direct_align a;
+
+		lg_direct_alignment(cfg->directory, &a);
+		rc = cfg->loadfile ? lg_direct_check(*wl, cfg->direct, &a, cfg->loadfile, text,
+						     len, err, sizeof(err))
+				   : lg_direct_check(*wl, cfg->direct, &a, "builtin:netbench",
+						     lg_builtin_netbench, lg_builtin_netbench_len,
+						     err, sizeof(err));
+		if (rc) {
+			lg_workload_destroy(*wl);
+			*wl = NULL;
+		}
+	}
 	free(text);
 	if (rc)
-		fprintf(stderr, "loadgen: %s\n", err);
+		fprintf(stderr, "loadgen: %s%s\n", err,
+			cfg->loadfile ? "" : " " LG_SHOW_BUILTIN_HINT);
 	return rc;
 }
 
@@ -536,6 +591,8 @@ int main(int argc, char **argv)
 		return lg_report_html_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)
 		return lg_import_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "show") == 0)
+		return lg_show_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
 	if (status)
 		goto out;

@@ -7,7 +7,10 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "loadgen/suggest.h"
 
 /* One accepted unit suffix and what it multiplies by. */
 struct unit {
@@ -141,4 +144,139 @@ int lg_parse_count(const char *s, uint64_t *out, const char **why)
 	}
 	*out = v;
 	return 0;
+}
+
+/* --- hints for values that did not parse --- */
+
+/* Other spellings of time units, mapped to ours. */
+static const struct {
+	const char *word; /* as users write it, compared ignoring case */
+	const char *unit; /* the unit of time_units it means */
+} time_words[] = {
+	{ "sec", "s" },   { "secs", "s" },      { "second", "s" },  { "seconds", "s" },
+	{ "msec", "ms" }, { "msecs", "ms" },    { "usec", "us" },   { "usecs", "us" },
+	{ "nsec", "ns" }, { "nsecs", "ns" },    { "min", "m" },     { "mins", "m" },
+	{ "minute", "m" }, { "minutes", "m" },  { "hour", "h" },    { "hours", "h" },
+	{ "hr", "h" },    { "µs", "us" },
+};
+
+/* Units a corrected value is written in, largest first. */
+static const char *const time_show[] = { "h", "m", "s", "ms", "us", "ns", NULL };
+static const char *const size_show_bin[] = { "TiB", "GiB", "MiB", "KiB", "B", NULL };
+static const char *const size_show_dec[] = { "TB", "GB", "MB", "kB", "B", NULL };
+
+static const struct unit *find_unit(const struct unit *tab, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(tab[i].name, name))
+			return &tab[i];
+	return NULL;
+}
+
+static bool same_fold(const char *a, const char *b)
+{
+	return strlen(a) == strlen(b) && lg_edit_distance(a, b, 0) == 0;
+}
+
+/* v base units written in the largest unit of show that divides it exactly. */
+static void show_value(const struct unit *tab, size_t n, const char *const *show,
+		       uint64_t v, char *buf, size_t len)
+{
+	for (size_t i = 0; show[i]; i++) {
+		const struct unit *u = find_unit(tab, n, show[i]);
+
+		if (u && (v % u->mult == 0 || !show[i + 1])) {
+			snprintf(buf, len, "%llu%s", (unsigned long long)(v / u->mult), show[i]);
+			return;
+		}
+	}
+}
+
+/* "1.5s": the same quantity as a whole number of a smaller unit, when there is one. */
+static int hint_fraction(const char *s, const struct unit *tab, size_t n, bool duration,
+			 char *buf, size_t len)
+{
+	uint64_t ip = 0, fp = 0, scale = 1;
+	const struct unit *u;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9' && ip < 100000000000ULL; p++)
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	if (p == s || (*p != '.' && *p != ','))
+		return -ENOENT;
+	for (p++; *p >= '0' && *p <= '9' && scale < 1000000; p++) {
+		fp = fp * 10 + (uint64_t)(*p - '0');
+		scale *= 10;
+	}
+	p += strspn(p, " \t");
+	u = find_unit(tab, n, p);
+	if (!u || (*p >= '0' && *p <= '9') || u->mult > UINT64_MAX / 1000000 ||
+	    ip > UINT64_MAX / 2 / u->mult || (fp * u->mult) % scale)
+		return -ENOENT;
+	show_value(tab, n, duration ? time_show : strchr(u->name, 'i') || strlen(u->name) < 2
+				? size_show_bin : size_show_dec,
+		   ip * u->mult + fp * u->mult / scale, buf, len);
+	return 0;
+}
+
+/* "64kb": the number with units spelt like the unknown one. */
+static int hint_unit(const char *s, const struct unit *tab, size_t n, bool duration,
+		     char *buf, size_t len)
+{
+	const char *u = s + strspn(s, "0123456789"), *alt = NULL;
+	int num = (int)(u - s);
+	char bin[8], dec[8];
+	struct lg_suggest sg;
+
+	u += strspn(u, " \t");
+	if (num == 0 || !*u)
+		return -ENOENT;
+	/* kb, Mb, gib...: the binary unit, and the decimal one unless "i" said binary */
+	if (!duration && strlen(u) <= 3 && strchr("kKmMgGtT", u[0]) &&
+	    (u[strlen(u) - 1] == 'b' || u[strlen(u) - 1] == 'B')) {
+		char up = (char)(u[0] & ~0x20);
+
+		snprintf(bin, sizeof(bin), "%ciB", up);
+		snprintf(dec, sizeof(dec), "%cB", up == 'K' ? 'k' : up);
+		if (strlen(u) == 3)
+			snprintf(buf, len, "'%.*s%s'", num, s, bin);
+		else
+			snprintf(buf, len, "'%.*s%s' (powers of 1024) or '%.*s%s' (powers of "
+				 "1000)", num, s, bin, num, s, dec);
+		return 0;
+	}
+	for (size_t i = 0; duration && i < sizeof(time_words) / sizeof(time_words[0]); i++)
+		if (same_fold(time_words[i].word, u))
+			alt = time_words[i].unit;
+	if (duration && find_unit(size_units, sizeof(size_units) / sizeof(size_units[0]), u))
+		return -ENOENT; /* a size where a time belongs: no spelling is near */
+	lg_suggest_init(&sg, u);
+	for (size_t i = 0; !alt && i < n; i++)
+		lg_suggest_add(&sg, tab[i].name);
+	if (!alt)
+		alt = lg_suggest_best(&sg);
+	if (!alt || !*alt)
+		return -ENOENT;
+	snprintf(buf, len, "'%.*s%s'", num, s, alt);
+	return 0;
+}
+
+int lg_units_hint(const char *s, bool duration, char *buf, size_t len)
+{
+	const struct unit *tab = duration ? time_units : size_units;
+	size_t n = duration ? sizeof(time_units) / sizeof(time_units[0])
+			    : sizeof(size_units) / sizeof(size_units[0]);
+	char v[96];
+
+	if (len)
+		buf[0] = '\0';
+	if (hint_fraction(s, tab, n, duration, v, sizeof(v)) == 0) {
+		snprintf(buf, len, "did you mean '%s'?", v);
+		return 0;
+	}
+	if (hint_unit(s, tab, n, duration, v, sizeof(v)) == 0) {
+		snprintf(buf, len, "did you mean %s?", v);
+		return 0;
+	}
+	return -ENOENT;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "loadgen/stats.h"
+#include "loadgen/suggest.h"
 #include "loadgen/units.h"
 #include "yaml_priv.h"
 
@@ -39,15 +40,40 @@ static int buf_put(struct lg_yctx *c, size_t *o, const char *s, size_t len)
 	return 0;
 }
 
-/* The value of parameter name (len bytes), built-in or declared, or NULL. */
-static const char *param_value(const struct lg_yctx *c, const char *name, size_t len)
+/* The value of parameter name (len bytes), built-in or declared, or NULL. A declared
+ * one notes its first use: key what, kind path or text (convert() sharpens it). */
+static const char *param_value(struct lg_yctx *c, const char *name, size_t len,
+			       const char *what, bool path)
 {
 	if (len == 7 && !strncmp(name, "clients", 7))
 		return c->clients;
-	for (size_t i = 0; i < c->nparams; i++)
-		if (strlen(c->params[i].name) == len && !strncmp(c->params[i].name, name, len))
-			return c->params[i].value;
+	for (size_t i = 0; i < c->nparams; i++) {
+		struct lg_yparam *p = &c->params[i];
+
+		if (strlen(p->name) != len || strncmp(p->name, name, len) != 0)
+			continue;
+		if (!p->key) {
+			p->key = what;
+			p->kind = path ? "path" : "text";
+		}
+		return p->value;
+	}
 	return NULL;
+}
+
+/* Parameters used in scalar n now known to be of kind (for lg_yaml_describe). */
+static void note_kind(struct lg_yctx *c, const struct lg_ynode *n, const char *kind)
+{
+	for (const char *s = c->nparams ? strstr(n->text, "${") : NULL; s;
+	     s = strstr(s + 2, "${")) {
+		size_t len = strcspn(s + 2, "}");
+
+		for (size_t i = 0; i < c->nparams; i++)
+			if (strlen(c->params[i].name) == len &&
+			    !strncmp(c->params[i].name, s + 2, len) &&
+			    (!c->params[i].kind || !strcmp(c->params[i].kind, "text")))
+				c->params[i].kind = kind;
+	}
 }
 
 /* ${name} (len bytes) in scalar n, which is no parameter: fine if it names a variable
@@ -75,6 +101,10 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 
 	if (n->kind != LG_YSCALAR)
 		return lg_yfail(c, n, "'%s' must be a scalar, not %s", what, lg_ykind_name(n));
+	if (!strchr(n->text, '$')) { /* nothing to expand: most values of big workloads */
+		*out = n->text;
+		return 0;
+	}
 	rc = buf_put(c, &o, "", 0);
 	for (s = n->text; !rc && *s;) {
 		const char *end, *val;
@@ -97,7 +127,7 @@ int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bo
 				return lg_yfail(c, n, "${client} can only be used in paths "
 						"(in '%s': '%s')", what, n->text);
 			val = LG_CLIENT_PLACEHOLDER;
-		} else if (!(val = param_value(c, s + 2, len))) {
+		} else if (!(val = param_value(c, s + 2, len, what, path))) {
 			if ((rc = var_ref(c, n, what, path, s + 2, len)))
 				return rc;
 			val = s; /* a variable: kept as it is, for lg_ypath */
@@ -117,16 +147,23 @@ static int convert(struct lg_yctx *c, const struct lg_ynode *n, const char *what
 		   uint64_t *out)
 {
 	const char *s, *why = "";
+	char hint[160];
 	int rc = lg_ystring(c, n, what, false, &s);
 
 	if (rc)
 		return rc;
-	if (parse(s, out, &why) == 0)
+	if (parse(s, out, &why) == 0) {
+		note_kind(c, n, kind);
 		return 0;
+	}
+	hint[0] = '\0';
+	if (parse != lg_parse_count && lg_units_hint(s, parse == lg_parse_duration, hint + 2,
+						      sizeof(hint) - 2) == 0)
+		memcpy(hint, "; ", 2);
 	if (strcmp(s, n->text) != 0)
-		return lg_yfail(c, n, "bad %s '%s' (from '%s') for '%s': %s", kind, s, n->text,
-				what, why);
-	return lg_yfail(c, n, "bad %s '%s' for '%s': %s", kind, s, what, why);
+		return lg_yfail(c, n, "bad %s '%s' (from '%s') for '%s': %s%s", kind, s, n->text,
+				what, why, hint);
+	return lg_yfail(c, n, "bad %s '%s' for '%s': %s%s", kind, s, what, why, hint);
 }
 
 int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out)
@@ -205,7 +242,9 @@ int lg_yslot_bind(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 
 	if (rc)
 		return rc;
-	return lg_workload_slot(c->wl, s, index) ? lg_ynomem(c) : 0;
+	if (lg_workload_slot(c->wl, s, index))
+		return lg_ynomem(c);
+	return lg_yreopen_check(c, n, *index);
 }
 
 int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out)
@@ -224,9 +263,12 @@ int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out)
 		return 0;
 	}
 	e = lg_errno_value(s);
-	if (e <= 0)
-		return lg_yfail(c, n, "unknown expect '%s' (use ok, any or an errno name "
-				"such as ENOENT)", s);
+	if (e <= 0) {
+		char hint[64];
+
+		return lg_yfail(c, n, "unknown expect '%s'%s (use ok, any or an errno name "
+				"such as ENOENT)", s, lg_errno_hint(s, hint, sizeof(hint)));
+	}
 	*out = e;
 	return 0;
 }
@@ -287,9 +329,39 @@ static int declare_params(struct lg_yctx *c, const struct lg_ynode *pm)
 		if (strstr(v->text, "${"))
 			return lg_yfail(c, v, "default of parameter '%s' refers to a parameter; "
 					"parameter values are literal", k->text);
-		c->params[c->nparams++] = (struct lg_yparam){ k->text, v->text };
+		c->params[c->nparams++] = (struct lg_yparam){ .name = k->text, .value = v->text };
 	}
 	return 0;
+}
+
+/* -p name for a parameter the workload does not declare: suggest the closest and list
+ * those it has, with their defaults. */
+static int unknown_param(struct lg_yctx *c, const struct lg_ynode *at, const char *name,
+			 const char *cut)
+{
+	char list[512], hint[96];
+	struct lg_suggest s;
+	size_t o = 0;
+
+	lg_suggest_init(&s, name);
+	list[0] = '\0';
+	for (size_t j = 0; j < c->nparams; j++) {
+		int n = o < sizeof(list) ? snprintf(list + o, sizeof(list) - o, "%s%s=%s",
+						    j ? ", " : "", c->params[j].name,
+						    c->params[j].value) : 0;
+
+		if (n > 0)
+			o += (size_t)n;
+		lg_suggest_add(&s, c->params[j].name);
+	}
+	hint[0] = '\0';
+	if (lg_suggest_best(&s))
+		snprintf(hint, sizeof(hint), "; did you mean '%s'?", lg_suggest_best(&s));
+	if (!c->nparams)
+		return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameters",
+				name, cut);
+	return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameter '%.64s%s'%s "
+			"(its parameters, with defaults: %s)", name, cut, name, cut, hint, list);
 }
 
 /* Apply -p overrides (at: where to report them) and record the resolved parameters. */
@@ -303,8 +375,7 @@ static int apply_overrides(struct lg_yctx *c, const struct lg_ynode *at,
 		while (j < c->nparams && strcmp(c->params[j].name, ov[i].name) != 0)
 			j++;
 		if (j == c->nparams) /* a name cut to 64 bytes keeps the message short */
-			return lg_yfail(c, at, "-p %.64s%s: the workload declares no parameter "
-					"'%.64s%s'", ov[i].name, cut, ov[i].name, cut);
+			return unknown_param(c, at, ov[i].name, cut);
 		if (strstr(ov[i].value, "${"))
 			return lg_yfail(c, at, "-p %s: parameter values are literal and cannot "
 					"contain '${'", ov[i].name);
@@ -400,11 +471,54 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 	return rc;
 }
 
+/* Copy the declared parameters of c into *out (lg_yaml_describe). */
+static int describe(struct lg_yctx *c, struct lg_yparam_info **out, size_t *n)
+{
+	struct lg_yparam_info *p = calloc(c->nparams + 1, sizeof(*p));
+
+	if (!p)
+		return lg_ynomem(c);
+	for (size_t i = 0; i < c->nparams; i++) {
+		p[i] = (struct lg_yparam_info){ .name = strdup(c->params[i].name),
+						.value = strdup(c->params[i].value),
+						.kind = c->params[i].kind ? c->params[i].kind
+									  : "unused",
+						.key = c->params[i].key ? c->params[i].key : "" };
+		if (!p[i].name || !p[i].value) {
+			lg_yparam_info_free(p, i + 1);
+			return lg_ynomem(c);
+		}
+	}
+	*out = p;
+	*n = c->nparams;
+	return 0;
+}
+
+void lg_yparam_info_free(struct lg_yparam_info *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].name);
+		free(p[i].value);
+	}
+	free(p);
+}
+
 int lg_yaml_load(const char *fname, const char *text, size_t len,
 		 const struct lg_param *overrides, size_t noverrides, unsigned clients,
 		 struct lg_workload **out, char *err, size_t errlen)
 {
-	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen };
+	return lg_yaml_describe(fname, text, len, overrides, noverrides, clients, out, NULL,
+				NULL, err, errlen);
+}
+
+/* One load; no_fast: libyaml reads the text. *fast gets whether the fast reader did. */
+static int load(const char *fname, const char *text, size_t len,
+		const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		char *err, size_t errlen, bool no_fast, bool *fast)
+{
+	struct lg_yctx c = { .fname = fname, .err = err, .errlen = errlen, .no_fast = no_fast,
+			     .text_end = (text ? text : "") + len };
 	struct lg_ynode *root = NULL;
 	char name[256];
 	int rc;
@@ -415,17 +529,39 @@ int lg_yaml_load(const char *fname, const char *text, size_t len,
 	if (lg_workload_create(&c.wl))
 		return lg_ynomem(&c);
 	rc = lg_ytree_parse(&c, text, len, &root);
+	*fast = c.fast_read;
 	if (!rc)
 		rc = compile_root(&c, root, overrides, noverrides, name, sizeof(name));
 	if (!rc && lg_workload_set_source(c.wl, name, fname, text ? text : "", len))
 		rc = lg_ynomem(&c);
-	lg_ynode_free(root);
+	if (!rc && params)
+		rc = describe(&c, params, nparams);
+	lg_ytree_free(&c);
 	free(c.params);
 	free(c.buf);
+	lg_yreopen_free(c.reopen);
 	if (rc) {
 		lg_workload_destroy(c.wl);
 		return rc;
 	}
 	*out = c.wl;
 	return 0;
+}
+
+int lg_yaml_describe(const char *fname, const char *text, size_t len,
+		     const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		     struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		     char *err, size_t errlen)
+{
+	bool fast = false;
+	int rc = load(fname, text, len, overrides, noverrides, clients, out, params, nparams,
+		      err, errlen, false, &fast);
+
+	/* The fast reader reads lists lazily, so it may only find out in the middle of
+	 * compiling that a step is beyond it (-EAGAIN), and an error it reports may not
+	 * be the first libyaml would: either way, libyaml reads the text again. */
+	if (rc && rc != -ENOMEM && fast)
+		rc = load(fname, text, len, overrides, noverrides, clients, out, params,
+			  nparams, err, errlen, true, &fast);
+	return rc;
 }

@@ -46,6 +46,8 @@ static int var_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf, size
 /* The 'order' value (n, may be NULL: random) into *order. */
 static int pick_order(struct lg_yctx *c, const struct lg_ynode *n, int32_t *order)
 {
+	static const char *const orders[] = { "random", "seq", "shuffle" };
+	char hint[64];
 	const char *s;
 	int rc;
 
@@ -60,7 +62,8 @@ static int pick_order(struct lg_yctx *c, const struct lg_ynode *n, int32_t *orde
 	else if (!strcmp(s, "shuffle"))
 		*order = LG_PICK_SHUFFLE;
 	else if (strcmp(s, "random") != 0)
-		return lg_yfail(c, n, "unknown order '%s' (expected random, seq or shuffle)", s);
+		return lg_yfail(c, n, "unknown order '%s'%s (expected random, seq or shuffle)",
+				s, lg_yhint(s, orders, 3, hint, sizeof(hint)));
 	return 0;
 }
 

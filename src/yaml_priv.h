@@ -1,12 +1,18 @@
-/* Internals of the YAML loader, shared by its three files:
- *   yaml_tree.c   libyaml events -> a small node tree (positions kept, aliases refused)
- *   yaml_load.c   lg_yaml_load: top level, parameters, scalar conversion, errors
- *   yaml_steps.c  steps -> lg_op arrays (the op table, repeat and choose)
- *   yaml_pick.c   the pick step and paths that use its variable (file sets)
+/* Internals of the YAML loader, shared by its files:
+ *   yaml_tree.c    libyaml events -> a small node tree (positions kept, aliases refused),
+ *                  in an arena; errors
+ *   yaml_fast.c    the same tree, faster, for the plain YAML loadgen import writes
+ *   yaml_load.c    lg_yaml_load: top level, parameters, scalar conversion, errors
+ *   yaml_steps.c   steps -> lg_op arrays (the op table, repeat and choose)
+ *   yaml_vocab.c   words of flags, advice and modes; "did you mean" lookups
+ *   yaml_pick.c    the pick step and paths that use its variable (file sets)
+ *   yaml_reopen.c  an open of a slot that is provably still open
  *
- * The loader first builds the whole tree and then compiles it, rather than compiling
- * from the event stream, because top-level keys may come in any order (params after
- * run, say) and every value must stay addressable for its line:column in messages. */
+ * The loader builds the tree and then compiles it, rather than compiling from the event
+ * stream, because top-level keys may come in any order (params after run, say) and
+ * every value must stay addressable for its line:column in messages. Only the fast
+ * reader leaves top-level lists unread until they are compiled, one step at a time:
+ * their order is known once the top level is read, and a step is all a message needs. */
 #ifndef LOADGEN_YAML_PRIV_H
 #define LOADGEN_YAML_PRIV_H
 
@@ -22,9 +28,14 @@ struct lg_yflag {
 	int value;
 };
 
-/* Tables shared by the loader and the writer (yaml_steps.c), NULL-terminated. */
+/* --- vocabulary (yaml_vocab.c) --- */
+
+/* Tables shared by the loader and the writer, NULL-terminated. */
+extern const struct lg_yflag lg_yopen_flags[]; /* open/create flags */
 extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
 extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
+/* Index of the first access-mode flag in lg_yopen_flags (read, write, rdwr follow). */
+#define LG_YOPEN_ACCESS_FIRST 7
 
 /* Deepest nesting of collections accepted: bounds the tree walk's recursion. */
 #define LG_YAML_MAX_DEPTH 64
@@ -34,18 +45,20 @@ enum lg_ynode_kind { LG_YSCALAR, LG_YSEQ, LG_YMAP };
 
 /* One YAML node. Mapping keys are always scalars (checked while building). */
 struct lg_ynode {
-	enum lg_ynode_kind kind;
 	uint32_t line, col;      /* 0-based position of the node's start (libyaml mark) */
+	uint32_t n;              /* entries of items */
+	uint8_t kind;            /* enum lg_ynode_kind (a byte: a tree has millions of nodes) */
 	bool plain;              /* scalar written without quotes: "" and "~" may mean null */
-	char *text;              /* scalar value, NUL-terminated (owned); NULL otherwise */
-	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... (owned) */
-	size_t n, cap;           /* used / allocated entries of items */
-};
+	char *text;              /* scalar value, NUL-terminated; NULL otherwise */
+	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... */
+};                               /* (node, text and items all live in the tree's arena) */
 
 /* A resolved parameter; both strings are borrowed from the tree or the overrides. */
 struct lg_yparam {
 	const char *name;
 	const char *value;
+	const char *kind; /* what its uses convert it to ("size", "path", ...; static), or NULL */
+	const char *key;  /* the key of its first use ("size", "count"; static), or NULL */
 };
 
 /* State of one load. */
@@ -60,6 +73,13 @@ struct lg_yctx {
 	char clients[24];               /* value of ${clients} */
 	char *buf;                      /* scratch for ${} expansion (owned) */
 	size_t cap;                     /* allocated bytes of buf */
+	struct lg_yreopen *reopen;      /* what yaml_reopen.c knows of open slots (owned) */
+	struct lg_yarena *arena;        /* blocks holding the tree (owned; lg_ytree_free) */
+	struct lg_yarena *scratch;      /* blocks of the step being read lazily (owned) */
+	bool no_fast;                   /* read with libyaml only (after the fast reader
+					   gave up on a lazily read list) */
+	const char *text_end;           /* end of the text loaded (for lazy lists) */
+	bool fast_read;                 /* the tree came from the fast reader */
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -75,12 +95,47 @@ int lg_ynomem(struct lg_yctx *c);
 
 /* --- tree (yaml_tree.c) --- */
 
-/* Parse text into a tree (*out, caller frees with lg_ynode_free). Rejects syntax errors,
- * anchors, aliases, unknown tags, several documents, deep nesting and empty input.
- * Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
+/* Parse text into a tree (*out, in c's arena: freed by lg_ytree_free). Rejects syntax
+ * errors, anchors, aliases, unknown tags, several documents, deep nesting and empty
+ * input. Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
 int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
-/* Free a tree. NULL is fine. */
-void lg_ynode_free(struct lg_ynode *n);
+/* lg_ytree_parse with libyaml only (text not NULL), bypassing the fast reader. */
+int lg_ytree_parse_libyaml(struct lg_yctx *c, const char *text, size_t len,
+			   struct lg_ynode **out);
+/* Free the tree of c (its whole arena). Fine when there is none. */
+void lg_ytree_free(struct lg_yctx *c);
+/* size zeroed bytes from c's arena, aligned for any type; NULL when out of memory. */
+void *lg_yalloc(struct lg_yctx *c, size_t size);
+/* A copy of the len bytes at s, NUL-terminated, in c's arena (unaligned: texts are
+ * most of a tree's bytes); NULL when out of memory. */
+char *lg_ytext(struct lg_yctx *c, const char *s, size_t len);
+/* A new node in c's arena at 0-based line and col; NULL when out of memory. */
+struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t line,
+			      size_t col);
+
+/* --- the fast reader (yaml_fast.c) --- */
+
+/* Parse text as lg_ytree_parse would, if it is written in the plain subset loadgen import
+ * writes (top-level keys with one-line values or lists of one-line flow steps, double
+ * quotes without escapes, printable ASCII). Returns 0 and *out, -ENOMEM, or -EAGAIN
+ * when the text is outside that subset and libyaml must read it (what was built stays
+ * in the arena: free it with lg_ytree_free).
+ * lazy: a top-level list is not read but left as a lazy node (LG_YSEQ with text set to
+ * where its first item starts, in text, which must outlive the tree; n = 0): lg_ysteps
+ * reads it with lg_yfast_steps, one step at a time, so that a loadfile of half a million
+ * steps is never a tree of millions of nodes. */
+int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, bool lazy,
+		   struct lg_ynode **out);
+/* Whether seq is a lazy list of lg_yfast_parse. */
+bool lg_yfast_is_lazy(const struct lg_ynode *seq);
+/* Read the lazy list seq item by item (each in c->scratch, gone after fn returns) and
+ * call fn on each. Returns fn's first error, -ENOMEM, or -EAGAIN when an item is
+ * outside the fast subset: the caller must then load again with c->no_fast. */
+int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
+		   int (*fn)(struct lg_yctx *c, const struct lg_ynode *step));
+/* Empty an arena but for its newest block; free one entirely. NULL is fine. */
+void lg_yarena_reset(struct lg_yarena **arena);
+void lg_yarena_free(struct lg_yarena **arena);
 /* "a scalar", "a sequence" or "a mapping", for messages. */
 const char *lg_ykind_name(const struct lg_ynode *n);
 /* Whether n is a YAML null: a plain empty scalar, "~" or "null". */
@@ -122,6 +177,32 @@ int lg_yexpect(struct lg_yctx *c, const struct lg_ynode *n, int32_t *out);
  * messages. 0, -EINVAL (empty or long label, too many labels) or -ENOMEM. */
 int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode *at,
 	      const char *name, uint16_t *type);
+
+/* --- vocabulary lookups (yaml_vocab.c); "what" names the word in messages --- */
+
+/* Scalar n as one name from tab: bit i of *seen is set for tab[i]. An unknown name is
+ * an error that lists tab and suggests the closest. 0 or -EINVAL. */
+int lg_yflag_one(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const struct lg_yflag *tab, unsigned *seen);
+/* A name or a list of names from tab (the flags key); *seen as lg_yflag_one. */
+int lg_yflag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		 const struct lg_yflag *tab, unsigned *seen);
+/* OR of the values of the entries of tab in seen. */
+int lg_yflag_value(const struct lg_yflag *tab, unsigned seen);
+/* "; did you mean 'X'?" for the closest of names[0..n) (NULL entries skipped) to word,
+ * or "", into buf. Returns buf. */
+const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
+		     size_t len);
+
+/* --- slots opened twice (yaml_reopen.c) --- */
+
+struct lg_yreopen;
+/* Before an open binds slot (its 'as' is node n): fail when the slot is provably still
+ * open from an earlier open of the same phase (straight-line code, no close between).
+ * 0, -EINVAL or -ENOMEM. */
+int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot);
+/* Free the state kept in c->reopen. NULL is fine. */
+void lg_yreopen_free(struct lg_yreopen *r);
 
 /* --- steps (yaml_steps.c) --- */
 

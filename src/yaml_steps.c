@@ -7,6 +7,7 @@
  * op's own code is only what makes it different. */
 #include "yaml_priv.h"
 #include "yaml_dbench.h"
+#include "loadgen/suggest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,27 +30,6 @@ struct op_spec {
 	fill_fn fill;
 };
 
-/* Index of the first access-mode flag in open_flags (read, write, rdwr follow). */
-#define OPEN_ACCESS_FIRST 7
-static const struct lg_yflag open_flags[] = {
-	{ "create", O_CREAT }, { "truncate", O_TRUNC }, { "exclusive", O_EXCL },
-	{ "append", O_APPEND }, { "sync", O_SYNC },     { "dsync", O_DSYNC },
-	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
-	{ "rdwr", O_RDWR },     { NULL, 0 },
-};
-const struct lg_yflag lg_ysfr_flags[] = {
-	{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
-	{ "write", SYNC_FILE_RANGE_WRITE },
-	{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
-	{ NULL, 0 },
-};
-const struct lg_yflag lg_yfadvice[] = {
-	{ "normal", POSIX_FADV_NORMAL },     { "sequential", POSIX_FADV_SEQUENTIAL },
-	{ "random", POSIX_FADV_RANDOM },     { "willneed", POSIX_FADV_WILLNEED },
-	{ "dontneed", POSIX_FADV_DONTNEED }, { "noreuse", POSIX_FADV_NOREUSE },
-	{ NULL, 0 },
-};
-
 /* An op with every optional field unset. */
 static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
 {
@@ -57,70 +37,6 @@ static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
 		.kind = (uint8_t)kind, .expect = LG_EXPECT_OK, .slot = LG_NO_SLOT,
 		.path = LG_NO_SLOT, .path2 = LG_NO_SLOT, .line = line, .align = 1,
 	};
-}
-
-/* Format "a, b, c" from the names of tab into buf. */
-static void flag_list(const struct lg_yflag *tab, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; tab[i].name && o < len; i++) {
-		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", tab[i].name);
-
-		if (n < 0)
-			break;
-		o += (size_t)n;
-	}
-}
-
-/* Scalar n as one name from tab: bit i of *seen is set for tab[i]. */
-static int one_flag(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-		    const struct lg_yflag *tab, unsigned *seen)
-{
-	char list[160];
-	const char *s;
-	int rc = lg_ystring(c, n, what, false, &s);
-
-	if (rc)
-		return rc;
-	for (unsigned i = 0; tab[i].name; i++) {
-		if (!strcmp(s, tab[i].name)) {
-			*seen |= 1u << i;
-			return 0;
-		}
-	}
-	flag_list(tab, list, sizeof(list));
-	return lg_yfail(c, n, "unknown %s '%s' (expected %s)", what, s, list);
-}
-
-/* The flags key: a name or a list of names (what: "flag"); *seen gets the tab entries
- * named. */
-static int flag_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-		    const struct lg_yflag *tab, unsigned *seen)
-{
-	int rc = 0;
-
-	*seen = 0;
-	if (n->kind == LG_YSCALAR)
-		return one_flag(c, n, what, tab, seen);
-	if (n->kind != LG_YSEQ)
-		return lg_yfail(c, n, "'flags' must be a %s name or a list of them, not %s",
-				what, lg_ykind_name(n));
-	for (size_t i = 0; !rc && i < n->n; i++)
-		rc = one_flag(c, n->items[i], what, tab, seen);
-	return rc;
-}
-
-/* OR of the values of the entries of tab in seen. */
-static int flag_value(const struct lg_yflag *tab, unsigned seen)
-{
-	int v = 0;
-
-	for (unsigned i = 0; tab[i].name; i++)
-		if (seen & (1u << i))
-			v |= tab[i].value;
-	return v;
 }
 
 /* Shared by open and create; base holds the flags the op implies. */
@@ -133,13 +49,13 @@ static int fill_open_flags(struct lg_yctx *c, const struct lg_ynode *const *v,
 	if (!rc)
 		rc = lg_yslot_bind(c, v[1], "as", &op->slot);
 	if (!rc && v[2])
-		rc = flag_set(c, v[2], "flag", open_flags, &seen);
+		rc = lg_yflag_set(c, v[2], "flag", lg_yopen_flags, &seen);
 	if (rc)
 		return rc;
-	access = seen >> OPEN_ACCESS_FIRST;
+	access = seen >> LG_YOPEN_ACCESS_FIRST;
 	if (access & (access - 1))
 		return lg_yfail(c, v[2], "flags read, write and rdwr exclude each other");
-	op->flags = base | flag_value(open_flags, seen) | (access ? 0 : O_RDWR);
+	op->flags = base | lg_yflag_value(lg_yopen_flags, seen) | (access ? 0 : O_RDWR);
 	if ((op->flags & O_EXCL) && !(op->flags & O_CREAT))
 		return lg_yfail(c, v[2], "flag 'exclusive' needs 'create'");
 	return 0;
@@ -225,6 +141,7 @@ static const char *const offset_names[] = {
 /* The offset key v[0]: a mode name or a byte offset. */
 static int offset_mode(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op *op)
 {
+	char hint[64];
 	const char *s;
 	int rc = lg_ystring(c, n, "offset", false, &s);
 
@@ -237,8 +154,9 @@ static int offset_mode(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op
 		}
 	}
 	if (*s < '0' || *s > '9')
-		return lg_yfail(c, n, "unknown offset '%s' (expected seq, append, last, prev, "
-				"random or a byte offset)", s);
+		return lg_yfail(c, n, "unknown offset '%s'%s (expected seq, append, last, prev, "
+				"random or a byte offset)", s,
+				lg_yhint(s, offset_names, LG_OFF_PREV + 1, hint, sizeof(hint)));
 	op->off_mode = LG_OFF_FIXED;
 	return lg_ysize(c, n, "offset", &op->offset);
 }
@@ -325,9 +243,9 @@ static int fill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct l
 	if (!rc)
 		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
 	if (!rc && v[6])
-		rc = flag_set(c, v[6], "flag", lg_ysfr_flags, &seen);
+		rc = lg_yflag_set(c, v[6], "flag", lg_ysfr_flags, &seen);
 	if (!rc)
-		op->flags = flag_value(lg_ysfr_flags, seen);
+		op->flags = lg_yflag_value(lg_ysfr_flags, seen);
 	return rc;
 }
 
@@ -342,9 +260,9 @@ static int fill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, stru
 	if (!rc)
 		rc = fill_offset(c, v + 2, false, LG_OFF_FIXED, op);
 	if (!rc)
-		rc = one_flag(c, v[6], "advice", lg_yfadvice, &seen);
+		rc = lg_yflag_one(c, v[6], "advice", lg_yfadvice, &seen);
 	if (!rc)
-		op->flags = flag_value(lg_yfadvice, seen);
+		op->flags = lg_yflag_value(lg_yfadvice, seen);
 	return rc;
 }
 
@@ -615,6 +533,26 @@ static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynod
 	return when_value(c, n->items[at + 1], on);
 }
 
+/* An op name that is none of op_specs[] nor repeat, choose, pick: suggest the closest. */
+static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
+{
+	static const char *const control[] = { "repeat", "choose", "pick", NULL };
+	struct lg_suggest s;
+
+	lg_suggest_init(&s, key->text);
+	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
+		lg_suggest_add(&s, op_specs[i].name);
+	lg_suggest_add_all(&s, control);
+	if (lg_suggest_best(&s))
+		return lg_yfail(c, key, "unknown op '%s'; did you mean '%s'?", key->text,
+				lg_suggest_best(&s));
+	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
+			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
+			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
+			"statfs, setinfo, find, lock, unlock, repeat, choose or pick)",
+			key->text);
+}
+
 static int step(struct lg_yctx *c, const struct lg_ynode *n)
 {
 	const struct lg_ynode *key, *val;
@@ -647,13 +585,9 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
 	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
-		if (!strcmp(key->text, op_specs[i].name))
+		if (key->text[0] == op_specs[i].name[0] && !strcmp(key->text, op_specs[i].name))
 			return compile_op(c, &op_specs[i], line, key, val);
-	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
-			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
-			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
-			"statfs, setinfo, find, lock, unlock, repeat, choose or pick)",
-			key->text);
+	return unknown_op(c, key);
 }
 
 int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
@@ -663,6 +597,8 @@ int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
 	if (seq->kind != LG_YSEQ)
 		return lg_yfail(c, seq, "'%s' must be a list of steps, not %s", what,
 				lg_ykind_name(seq));
+	if (lg_yfast_is_lazy(seq)) /* a list not read yet: one step at a time */
+		return lg_yfast_steps(c, seq, step);
 	for (size_t i = 0; !rc && i < seq->n; i++)
 		rc = step(c, seq->items[i]);
 	return rc;

@@ -15,14 +15,128 @@
 
 #include <yaml.h>
 
-/* State while turning events into a tree. */
+/* One block of the arena that holds a whole tree. */
+struct lg_yarena {
+	struct lg_yarena *next; /* the block allocated before this one */
+	size_t size, used;      /* bytes of data, and those handed out */
+	max_align_t data[];     /* the nodes, item arrays and texts */
+};
+
+#define ARENA_BLOCK (64u << 10)    /* bytes of the first arena block */
+#define ARENA_BLOCK_MAX (16u << 20) /* largest block size reached by doubling */
+
+/* State while turning events into a tree. Children of the open collections wait on one
+ * shared stack (kids) and move to the arena, as the collection's exact-size item array,
+ * when it ends: no array is ever grown, so nothing but the arena is allocated. */
 struct builder {
 	struct lg_ynode *stack[LG_YAML_MAX_DEPTH]; /* open collections, innermost last */
+	size_t first[LG_YAML_MAX_DEPTH];           /* index in kids of each one's first child */
 	size_t depth;                              /* entries used in stack */
-	struct lg_ynode *root;                     /* the document's top node (owned) */
+	struct lg_ynode **kids;                    /* children of open collections (owned) */
+	size_t nkids, cap_kids;                    /* used / allocated entries of kids */
+	struct lg_ynode *root;                     /* the document's top node (in the arena) */
 	int ndocs;                                 /* documents seen */
 	bool done;                                 /* stream end reached */
 };
+
+/* size bytes from c's arena at an offset that is a multiple of align (a power of 2). */
+static void *arena_get(struct lg_yctx *c, size_t size, size_t align)
+{
+	struct lg_yarena *a = c->arena;
+	void *p;
+
+	if (a)
+		a->used = (a->used + align - 1) & ~(align - 1);
+	if (!a || a->used > a->size || a->size - a->used < size) {
+		/* blocks double (to ARENA_BLOCK_MAX): few of them even for huge trees */
+		size_t normal = a ? (a->size < ARENA_BLOCK_MAX ? a->size * 2 : a->size)
+				  : ARENA_BLOCK;
+		bool own = size > normal;
+
+		a = malloc(sizeof(*a) + (own ? size : normal));
+		if (!a)
+			return NULL;
+		a->size = own ? size : normal;
+		a->used = 0;
+		if (c->arena && own) { /* a big one: keep filling the current block */
+			a->next = c->arena->next;
+			c->arena->next = a;
+		} else {
+			a->next = c->arena;
+			c->arena = a;
+		}
+	}
+	p = (char *)a->data + a->used;
+	a->used += size;
+	return p;
+}
+
+void *lg_yalloc(struct lg_yctx *c, size_t size)
+{
+	void *p = arena_get(c, size, sizeof(max_align_t) < 16 ? sizeof(max_align_t) : 16);
+
+	return p ? memset(p, 0, size) : NULL;
+}
+
+char *lg_ytext(struct lg_yctx *c, const char *s, size_t len)
+{
+	char *t = arena_get(c, len + 1, 1);
+
+	if (t) {
+		memcpy(t, s, len);
+		t[len] = '\0';
+	}
+	return t;
+}
+
+void lg_yarena_reset(struct lg_yarena **arena)
+{
+	struct lg_yarena *a = *arena;
+
+	if (!a)
+		return;
+	while (a->next) { /* keep the newest block: the largest */
+		struct lg_yarena *next = a->next->next;
+
+		free(a->next);
+		a->next = next;
+	}
+	a->used = 0;
+}
+
+void lg_yarena_free(struct lg_yarena **arena)
+{
+	while (*arena) {
+		struct lg_yarena *next = (*arena)->next;
+
+		free(*arena);
+		*arena = next;
+	}
+}
+
+void lg_ytree_free(struct lg_yctx *c)
+{
+	lg_yarena_free(&c->scratch);
+	while (c->arena) {
+		struct lg_yarena *next = c->arena->next;
+
+		free(c->arena);
+		c->arena = next;
+	}
+}
+
+struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t line,
+			      size_t col)
+{
+	struct lg_ynode *n = lg_yalloc(c, sizeof(*n));
+
+	if (n) {
+		n->kind = kind;
+		n->line = (uint32_t)line;
+		n->col = (uint32_t)col;
+	}
+	return n;
+}
 
 static int vfail_at(struct lg_yctx *c, size_t line, size_t col, const char *fmt, va_list ap)
 {
@@ -63,17 +177,6 @@ int lg_ynomem(struct lg_yctx *c)
 	if (c->err && c->errlen)
 		snprintf(c->err, c->errlen, "%s: out of memory", c->fname);
 	return -ENOMEM;
-}
-
-void lg_ynode_free(struct lg_ynode *n)
-{
-	if (!n)
-		return;
-	for (size_t i = 0; i < n->n; i++)
-		lg_ynode_free(n->items[i]);
-	free(n->items);
-	free(n->text);
-	free(n);
 }
 
 const char *lg_ykind_name(const struct lg_ynode *n)
@@ -121,14 +224,15 @@ int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
 		const struct lg_ynode *k = map->items[i];
 		size_t j = 0;
 
-		while (j < nk && strcmp(keys[j], k->text) != 0)
+		while (j < nk && (keys[j][0] != k->text[0] || strcmp(keys[j], k->text) != 0))
 			j++;
 		if (j == nk) {
-			char list[256];
+			char list[256], hint[80];
 
 			key_list(keys, list, sizeof(list));
-			return lg_yfail(c, k, "unknown key '%s' in %s (expected %s)", k->text,
-					what, list);
+			return lg_yfail(c, k, "unknown key '%s' in %s%s (expected %s)", k->text,
+					what, lg_yhint(k->text, keys, nk, hint, sizeof(hint)),
+					list);
 		}
 		if (vals[j])
 			return lg_yfail(c, k, "duplicate key '%s' in %s", k->text, what);
@@ -197,32 +301,46 @@ static int check_tag(struct lg_yctx *c, const yaml_event_t *ev, const char *tag,
 static int add_node(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev,
 		    enum lg_ynode_kind kind, struct lg_ynode **out)
 {
-	struct lg_ynode *parent = b->depth ? b->stack[b->depth - 1] : NULL;
 	struct lg_ynode *n;
 
-	if (parent && parent->kind == LG_YMAP && parent->n % 2 == 0 && kind != LG_YSCALAR)
+	if (b->depth && b->stack[b->depth - 1]->kind == LG_YMAP &&
+	    (b->nkids - b->first[b->depth - 1]) % 2 == 0 && kind != LG_YSCALAR)
 		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
 				   "mapping keys must be scalars");
-	if (parent && parent->n == parent->cap) {
-		size_t ncap = parent->cap ? parent->cap * 2 : 4;
-		void *v = realloc(parent->items, ncap * sizeof(*parent->items));
+	if (b->depth && b->nkids == b->cap_kids) {
+		size_t ncap = b->cap_kids ? b->cap_kids * 2 : 64;
+		void *v = realloc(b->kids, ncap * sizeof(*b->kids));
 
 		if (!v)
 			return lg_ynomem(c);
-		parent->items = v;
-		parent->cap = ncap;
+		b->kids = v;
+		b->cap_kids = ncap;
 	}
-	n = calloc(1, sizeof(*n));
+	n = lg_ynode_new(c, kind, ev->start_mark.line, ev->start_mark.column);
 	if (!n)
 		return lg_ynomem(c);
-	n->kind = kind;
-	n->line = (uint32_t)ev->start_mark.line;
-	n->col = (uint32_t)ev->start_mark.column;
-	if (parent)
-		parent->items[parent->n++] = n;
+	if (b->depth)
+		b->kids[b->nkids++] = n;
 	else
 		b->root = n;
 	*out = n;
+	return 0;
+}
+
+/* The innermost open collection ends: its children move to the arena. */
+static int on_end(struct lg_yctx *c, struct builder *b)
+{
+	struct lg_ynode *n = b->stack[--b->depth];
+	size_t first = b->first[b->depth];
+
+	n->n = (uint32_t)(b->nkids - first);
+	if (n->n) {
+		n->items = lg_yalloc(c, n->n * sizeof(*n->items));
+		if (!n->items)
+			return lg_ynomem(c);
+		memcpy(n->items, b->kids + first, n->n * sizeof(*n->items));
+	}
+	b->nkids = first;
 	return 0;
 }
 
@@ -243,7 +361,7 @@ static int on_scalar(struct lg_yctx *c, struct builder *b, const yaml_event_t *e
 	if (rc)
 		return rc;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-	n->text = strndup(v, len);
+	n->text = lg_ytext(c, v, len);
 	return n->text ? 0 : lg_ynomem(c);
 }
 
@@ -261,6 +379,7 @@ static int on_start(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev
 		rc = add_node(c, b, ev, kind, &n);
 	if (rc)
 		return rc;
+	b->first[b->depth] = b->nkids;
 	b->stack[b->depth++] = n;
 	return 0;
 }
@@ -304,8 +423,7 @@ static int on_event(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev
 		return on_start(c, b, ev, LG_YMAP, (const char *)ev->data.mapping_start.tag);
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
-		b->depth--;
-		return 0;
+		return on_end(c, b);
 	case YAML_STREAM_END_EVENT:
 		b->done = true;
 		return 0;
@@ -316,13 +434,26 @@ static int on_event(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev
 
 int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out)
 {
+	int rc;
+
+	if (!text)
+		text = "";
+	rc = c->no_fast ? -EAGAIN : lg_yfast_parse(c, text, len, true, out);
+	c->fast_read = rc == 0;
+	if (rc != -EAGAIN)
+		return rc;
+	lg_ytree_free(c); /* what the fast reader built before it gave up */
+	return lg_ytree_parse_libyaml(c, text, len, out);
+}
+
+int lg_ytree_parse_libyaml(struct lg_yctx *c, const char *text, size_t len,
+			   struct lg_ynode **out)
+{
 	struct builder b = { .depth = 0 };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int rc = 0;
 
-	if (!text)
-		text = "";
 	if (!yaml_parser_initialize(&p))
 		return lg_ynomem(c);
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
@@ -335,10 +466,11 @@ int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_yn
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
+	free(b.kids);
 	if (!rc && (!b.root || lg_yis_null(b.root)))
 		rc = lg_yfail_at(c, 0, 0, "empty workload: expected a mapping with a 'run' section");
 	if (rc) {
-		lg_ynode_free(b.root);
+		lg_ytree_free(c);
 		return rc;
 	}
 	*out = b.root;

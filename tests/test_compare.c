@@ -107,6 +107,8 @@ static void test_min_effect(void **state)
 	assert_int_equal(verdict_of(base, 4, small, 4, &o, &r), LG_VERDICT_SAME);
 	assert_true(r.below_min_effect);
 	assert_true(r.metric[LG_CMP_MBPS].welch.p < 0.05); /* still significant */
+	assert_string_equal(lg_cmp_verdict_name(&r), "significant, but smaller than "
+			    "--min-effect");
 	o.min_effect_pct = 2.9;
 	assert_int_equal(verdict_of(base, 4, small, 4, &o, &r), LG_VERDICT_SLOWER);
 }

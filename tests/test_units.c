@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -187,6 +189,43 @@ static void test_count(void **state)
 	count_bad("18446744073709551616", -ERANGE);
 }
 
+/* Assert the hint for a bad value s (a duration if dur) is want ("" for none). */
+static void hint_is(const char *s, bool dur, const char *want)
+{
+	char buf[160];
+	int rc = lg_units_hint(s, dur, buf, sizeof(buf));
+
+	if (strcmp(buf, want) != 0 || rc != (*want ? 0 : -ENOENT))
+		fail_msg("hint for '%s': rc %d '%s', want '%s'", s, rc, buf, want);
+}
+
+static void test_hints(void **state)
+{
+	(void)state;
+	/* fractions: the same quantity in a smaller unit, when it is whole */
+	hint_is("1.5s", true, "did you mean '1500ms'?");
+	hint_is("1.5", true, "did you mean '1500ms'?");
+	hint_is("0.25m", true, "did you mean '15s'?");
+	hint_is("2,5ms", true, "did you mean '2500us'?");
+	hint_is("1.5GiB", false, "did you mean '1536MiB'?");
+	hint_is("0.5K", false, "did you mean '512B'?");
+	hint_is("1.5MB", false, "did you mean '1500kB'?");
+	hint_is("1.3K", false, "");     /* 1331.2 bytes: no whole number */
+	hint_is("1.5ns", true, "");
+	/* units spelt another way */
+	hint_is("64kb", false, "did you mean '64KiB' (powers of 1024) or '64kB' (powers of "
+		"1000)?");
+	hint_is("64 mb", false, "did you mean '64MiB' (powers of 1024) or '64MB' (powers of "
+		"1000)?");
+	hint_is("64kib", false, "did you mean '64KiB'?");
+	hint_is("10sec", true, "did you mean '10s'?");
+	hint_is("3 mins", true, "did you mean '3m'?");
+	hint_is("20mss", true, "did you mean '20ms'?");
+	hint_is("64MB", true, "");      /* a size where a time belongs */
+	hint_is("abc", true, "");
+	hint_is("5 parsecs", true, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_duration_bad),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_hints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -290,8 +290,44 @@ static const struct bad bad_inputs[] = {
 	{ "---\n", "t.yaml:1:1: empty workload" },
 	{ "- stat: a\n", "t.yaml:1:1: the workload must be a mapping" },
 	{ "name: x\n", "t.yaml:1:1: the workload has no 'run' section" },
-	{ "run: [stat: a]\nnmae: x\n", "t.yaml:2:1: unknown key 'nmae' in the workload "
+	{ "run: [stat: a]\nnmae: x\n", "t.yaml:2:1: unknown key 'nmae' in the workload; "
+	  "did you mean 'name'? (expected name, description, params, setup, run, cleanup)" },
+	{ "run: [stat: a]\nzzzz: x\n", "t.yaml:2:1: unknown key 'zzzz' in the workload "
 	  "(expected name, description, params, setup, run, cleanup)" },
+	/* did you mean: op names, keys, flags, modes, errno names, units */
+	{ "run: [wirte: {file: f, size: 1}]\n", "t.yaml:1:7: unknown op 'wirte'; did you "
+	  "mean 'write'?" },
+	{ "run: [Stat: a]\n", "t.yaml:1:7: unknown op 'Stat'; did you mean 'stat'?" },
+	{ "run: [frobnicate: a]\n", "t.yaml:1:7: unknown op 'frobnicate' (expected open," },
+	{ "run: [{open: {path: f, as: f, flgas: [create]}}, {stat: f}]\n",
+	  "t.yaml:1:31: unknown key 'flgas' in open; did you mean 'flags'?" },
+	{ "run: [{open: {path: f, as: f, flags: [craete]}}, {stat: f}]\n",
+	  "t.yaml:1:39: unknown flag 'craete' (did you mean 'create'? expected create," },
+	{ "run: [{create: {path: f, as: f}}, {fadvise: {file: f, advice: dontneeed}}]\n",
+	  "t.yaml:1:63: unknown advice 'dontneeed' (did you mean 'dontneed'? expected" },
+	{ "run: [{create: {path: f, as: f}}, {read: {file: f, size: 1, offset: rnadom}}]\n",
+	  "t.yaml:1:69: unknown offset 'rnadom'; did you mean 'random'? (expected seq," },
+	{ "run: [{stat: {path: f, expect: ENOENTT}}]\n",
+	  "t.yaml:1:32: unknown expect 'ENOENTT'; did you mean 'ENOENT'? (use ok, any" },
+	{ "run: [{stat: {path: f, expect: enoent}}]\n",
+	  "t.yaml:1:32: unknown expect 'enoent'; did you mean 'ENOENT'? (use ok, any" },
+	{ "run: [{pick: {var: k, count: 2, order: shufle}}, {stat: \"f${k}\"}]\n",
+	  "t.yaml:1:40: unknown order 'shufle'; did you mean 'shuffle'? (expected random," },
+	{ "run: [{create: {path: f, as: f}}, {write: {file: f, size: 64kb}}]\n",
+	  "t.yaml:1:59: bad size '64kb' for 'size': unknown size unit (use B, K/KiB, M/MiB, "
+	  "G/GiB, T/TiB, or KB, MB, GB, TB for powers of 1000); did you mean '64KiB' (powers "
+	  "of 1024) or '64kB' (powers of 1000)?" },
+	/* a slot opened again while provably still open */
+	{ "run:\n  - create: {path: a, as: f}\n  - write: {file: f, size: 1}\n"
+	  "  - open: {path: a, as: f}\n", "t.yaml:4:25: file 'f' is opened again while still "
+	  "open: the open at line 2 is not closed before this one; close it first" },
+	{ "run:\n  - repeat:\n      count: 2\n      do:\n        - create: {path: a, as: f}\n"
+	  "        - create: {path: b, as: f}\n", "t.yaml:6:33: file 'f' is opened again" },
+	{ "setup: [create: {path: a, as: f}, close: f]\nrun:\n  - open: {path: a, as: f}\n"
+	  "  - choose: [{do: [stat: a]}]\n  - open: {path: a, as: g}\n  - open: {path: a, as: g}\n",
+	  "t.yaml:6:25: file 'g' is opened again while still open: the open at line 5" },
+	{ "run: [sleep: 1.5s]\n", "t.yaml:1:14: bad duration '1.5s' for 'duration': fractions "
+	  "are not allowed; did you mean '1500ms'?" },
 	{ "run: [stat: a]\nrun: [stat: b]\n", "t.yaml:2:1: duplicate key 'run' in the workload" },
 	{ "run: 5\n", "t.yaml:1:6: 'run' must be a list of steps, not a scalar" },
 	{ "run: []\n", "t.yaml:1:6: 'run' must contain at least one op to measure" },
@@ -323,8 +359,8 @@ static const struct bad bad_inputs[] = {
 	{ "run:\n  - stat: a\n    expect: ENOENT\n",
 	  "t.yaml:3:5: 'expect' goes among the arguments of 'stat'" },
 	{ "run:\n  - open: {path: a, as: f}\n  - write: {file: f, sise: 4K}\n",
-	  "t.yaml:3:22: unknown key 'sise' in write (expected file, size, offset, range, "
-	  "align, base, count, expect, label)" },
+	  "t.yaml:3:22: unknown key 'sise' in write; did you mean 'size'? (expected file, "
+	  "size, offset, range, align, base, count, expect, label)" },
 	{ "run:\n  - open: {path: [a, b], as: f}\n",
 	  "t.yaml:2:18: 'path' must be a scalar, not a sequence" },
 	{ "run:\n  - open: a\n", "t.yaml:2:11: 'open' takes a mapping of arguments, not a scalar" },
@@ -367,7 +403,7 @@ static const struct bad bad_inputs[] = {
 	{ "run:\n  - open: {path: a, as: f, flags: [exclusive]}\n",
 	  "t.yaml:2:35: flag 'exclusive' needs 'create'" },
 	{ "run:\n  - open: {path: a, as: f, flags: [creat]}\n",
-	  "t.yaml:2:36: unknown flag 'creat' (expected create, truncate," },
+	  "t.yaml:2:36: unknown flag 'creat' (did you mean 'create'? expected create, truncate," },
 	{ "run:\n  - open: {path: a, as: f, flags: {create: 1}}\n",
 	  "t.yaml:2:35: 'flags' must be a flag name or a list of them, not a mapping" },
 	{ "run:\n  - create: {path: a, as: f}\n  - fadvise: {file: f, advice: often}\n",
@@ -434,6 +470,32 @@ static void test_errors(void **state)
 	}
 }
 
+/* Opening a slot again is only refused where it is proven to be still open. */
+static void test_reopen_not_proven(void **state)
+{
+	static const char *const ok[] = {
+		/* closed between */
+		"run:\n  - create: {path: a, as: f}\n  - close: f\n  - open: {path: a, as: f}\n",
+		/* the first open may have failed */
+		"run:\n  - open: {path: a, as: f, expect: any}\n  - create: {path: a, as: f}\n",
+		"run:\n  - open: {path: a, as: f, expect: ENOENT}\n  - create: {path: a, as: f}\n",
+		/* control flow between the two: left to the run-time check */
+		"run:\n  - create: {path: a, as: f}\n  - repeat: {count: 1, do: [close: f]}\n"
+		"  - open: {path: a, as: f}\n",
+		"run:\n  - create: {path: a, as: f}\n  - choose: [{do: [close: f]}, {do: [stat: a]}]\n"
+		"  - open: {path: a, as: f}\n",
+		/* each phase on its own; a repeat body opening and closing once per pass */
+		"setup: [create: {path: a, as: f}]\nrun: [open: {path: a, as: f}, close: f]\n",
+		"run: [repeat: {count: 3, do: [create: {path: a, as: f}, close: f]}]\n",
+		/* two slots */
+		"run: [create: {path: a, as: f}, create: {path: b, as: g}, close: f, close: g]\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		lg_workload_destroy(load_ok(ok[i]));
+}
+
 static void test_override_errors(void **state)
 {
 	const struct lg_param unknown[] = { { "bz", "1" } };
@@ -442,13 +504,15 @@ static void test_override_errors(void **state)
 
 	(void)state;
 	assert_int_equal(load_ov(params_yaml, unknown, 1, &wl), -EINVAL);
-	assert_string_equal(err, "t.yaml:2:3: -p bz: the workload declares no parameter 'bz'");
+	assert_string_equal(err, "t.yaml:2:3: -p bz: the workload declares no parameter 'bz'; "
+			    "did you mean 'bs'? (its parameters, with defaults: bs=4KiB, n=3, "
+			    "dir=data)");
 	assert_int_equal(load_ov(params_yaml, recursive, 1, &wl), -EINVAL);
 	assert_string_equal(err, "t.yaml:2:3: -p bs: parameter values are literal and cannot "
 			    "contain '${'");
 	/* Without a params section the error points at the document. */
 	assert_int_equal(load_ov("run: [stat: a]\n", unknown, 1, &wl), -EINVAL);
-	assert_string_equal(err, "t.yaml:1:1: -p bz: the workload declares no parameter 'bz'");
+	assert_string_equal(err, "t.yaml:1:1: -p bz: the workload declares no parameters");
 	/* A value that breaks an op is reported where the parameter is used. */
 	assert_int_equal(load_ov(params_yaml, (struct lg_param[]){ { "n", "many" } }, 1, &wl),
 			 -EINVAL);
@@ -676,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_source_and_name),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_override_errors),
+		cmocka_unit_test(test_reopen_not_proven),
 		cmocka_unit_test(test_phase_order_and_slots),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_error_buffer),

@@ -149,6 +149,10 @@ const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
 bool lg_cmp_slower_than(const struct lg_cmp_result *r, double alpha, double pct);
 /* "faster", "slower", "no significant difference", "no verdict". */
 const char *lg_verdict_name(enum lg_verdict v);
+/* The verdict of r as printed and in JSON: lg_verdict_name, except that a significant
+ * change below min_effect_pct is "significant, but smaller than --min-effect" rather
+ * than "no significant difference" (it is still LG_VERDICT_SAME). Static string. */
+const char *lg_cmp_verdict_name(const struct lg_cmp_result *r);
 /* "throughput_mbps" or "ops_per_s" (the JSON key); unit: "MB/s" or "ops/s". */
 const char *lg_cmp_metric_key(enum lg_cmp_metric m);
 const char *lg_cmp_metric_unit(enum lg_cmp_metric m);

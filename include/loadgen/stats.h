@@ -294,5 +294,8 @@ const char *lg_corruption_reason_name(unsigned reason);
 const char *lg_errno_name(int err);
 /* The errno value with that name, or -1. */
 int lg_errno_value(const char *name);
+/* "; did you mean 'ENOENT'?" for the errno name closest to a misspelt one (name), or ""
+ * when none is close; written into buf, which is returned. */
+const char *lg_errno_hint(const char *name, char *buf, size_t len);
 
 #endif

@@ -16,4 +16,23 @@ int lg_yaml_load(const char *fname, const char *text, size_t len,
 		 const struct lg_param *overrides, size_t noverrides, unsigned clients,
 		 struct lg_workload **out, char *err, size_t errlen);
 
+/* A declared parameter of a workload, as lg_yaml_describe reports it. */
+struct lg_yparam_info {
+	char *name;       /* as declared (owned) */
+	char *value;      /* its default, or the -p value given (owned) */
+	const char *kind; /* what its uses convert it to: "size", "duration", "number",
+			     "path", "text", or "unused" (static) */
+	const char *key;  /* the key of its first use, such as "size" (static; "" if unused) */
+};
+
+/* lg_yaml_load, also returning the declared parameters in declaration order in *params
+ * (caller frees with lg_yparam_info_free) and their number in *nparams. params may be
+ * NULL. Steps switched off by 'when' do not count as uses. */
+int lg_yaml_describe(const char *fname, const char *text, size_t len,
+		     const struct lg_param *overrides, size_t noverrides, unsigned clients,
+		     struct lg_workload **out, struct lg_yparam_info **params, size_t *nparams,
+		     char *err, size_t errlen);
+/* Free what lg_yaml_describe returned. NULL is fine. */
+void lg_yparam_info_free(struct lg_yparam_info *p, size_t n);
+
 #endif

@@ -91,8 +91,12 @@ check("Verdict: faster" in p.out, "10 % more is 'faster'", show(p))
 p = compare(base, small)
 check("Verdict: slower" in p.out, "-3 % is significant", show(p))
 p = compare("--min-effect", "5", base, small)
-check("Verdict: no significant difference" in p.out and "--min-effect 5" in p.out,
-      "--min-effect 5 hides a -3 % change, and says so", show(p))
+check(re.search(r"Verdict: significant, but smaller than --min-effect \(3\.\d % < 5 %\)",
+                p.out) and "no significant difference" not in p.out,
+      "--min-effect 5: a significant -3 % change is called so, with both figures", show(p))
+p = compare("--json", "--min-effect", "60", base, small)
+check(json.loads(p.out)["comparisons"][0]["verdict"] ==
+      "significant, but smaller than --min-effect", "--min-effect verdict in JSON", p.out)
 p = compare("--min-effect", "2%", base, small)
 check("Verdict: slower" in p.out, "--min-effect 2% keeps it", show(p))
 

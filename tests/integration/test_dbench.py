@@ -136,7 +136,7 @@ bad = write(os.path.join(d, "bad.txt"), "Close 1 NT_STATUS_OK\n")
 for args, msg in [([bad, "-o", os.path.join(d, "x.yaml")], "bad.txt:1: handle 1 used"),
                   ([os.path.join(d, "missing.txt")], "missing.txt: No such file"),
                   ([], "missing the loadfile"),
-                  ([MINI, "--bogus"], "unknown option --bogus"),
+                  ([MINI, "--bogus"], "unknown option '--bogus'"),
                   ([MINI, "-o", os.path.join(d, "no", "dir.yaml")], "No such file")]:
     p = subprocess.run([LOADGEN, "import"] + args, capture_output=True, text=True)
     check(p.returncode == 2 and msg in p.stderr, f"import error exits 2: {msg}")
