@@ -327,15 +327,15 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 			return rc;
 	if (optind >= argc)
 		return bad_usage("%s", "missing NCLIENTS (the number of clients)");
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (lg_sweep_parse(argv[optind], ncpu > 0 ? (unsigned)ncpu : 1, MAX_CLIENTS, cfg->sweep,
+			   &cfg->nsweep, err, sizeof(err)))
+		return bad_nclients(argv[optind], err);
 	if (optind != argc - 1)
 		return bad_usage("unexpected argument '%s' (only NCLIENTS, the number of "
 				 "clients, follows the options)", argv[optind + 1]);
 	if (cfg->rate_ops > 0 && cfg->rate_mbps > 0)
 		return bad_usage("%s", "--rate and --rate-ops cannot be combined");
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (lg_sweep_parse(argv[optind], ncpu > 0 ? (unsigned)ncpu : 1, MAX_CLIENTS, cfg->sweep,
-			   &cfg->nsweep, err, sizeof(err)))
-		return bad_nclients(argv[optind], err);
 	cfg->clients = cfg->sweep[0];
 	return 0;
 }
