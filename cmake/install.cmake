@@ -7,7 +7,6 @@
 
 # Loadfile lookup by name: next to the executable, the source tree (from the build
 # directory only), the configured prefix.
-target_sources(loadgen_core PRIVATE src/loadfile_find.c)
 set_source_files_properties(src/loadfile_find.c PROPERTIES COMPILE_DEFINITIONS
   "LG_BUILD_DIR=\"${PROJECT_BINARY_DIR}\";LG_SOURCE_LOADFILES=\"${PROJECT_SOURCE_DIR}/loadfiles\";LG_INSTALL_LOADFILES=\"${CMAKE_INSTALL_FULL_DATADIR}/loadgen/loadfiles\"")
 

@@ -17,7 +17,6 @@
 
 #include "client.h"
 #include "loadgen/monitor.h"
-#include "loadgen/report.h"
 #include "loadgen/rundir.h"
 #include "rlimits.h"
 #include "engine_os.h"
@@ -174,9 +173,9 @@ static void progress(struct engine *e, uint64_t now, const struct sums *t, uint6
 	uint64_t ops = e->t_exec ? t->m_ops : t->ops;
 	uint64_t bytes = e->t_exec ? t->m_rd + t->m_wr : t->rd + t->wr;
 
-	if (e->cfg->quiet)
+	if (e->cfg->quiet || !e->cfg->progress)
 		return;
-	lg_report_progress(stdout, e->cfg->clients, ops,
+	e->cfg->progress(stdout, e->cfg->clients, ops,
 			   secs > 0 ? (double)bytes / secs / 1e6 : 0,
 			   e->t_exec ? "execute" : "warmup", secs,
 			   e->cfg->interval_s < 1 ? 2 : 0, (double)max / 1e6);

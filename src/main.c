@@ -320,7 +320,8 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 				   .time_s = LG_DEFAULT_TIME_S, .warmup_s = LG_DEFAULT_WARMUP_S,
 				   .seed = LG_DEFAULT_SEED, .repeat = 1, .repeat_rule = { .max = 1 },
 				   .interval_s = LG_DEFAULT_INTERVAL_S,
-				   .stall_threshold_s = LG_DEFAULT_STALL_S, .monitor = true, .argc = argc, .argv = argv };
+				   .stall_threshold_s = LG_DEFAULT_STALL_S, .monitor = true, .progress = lg_report_progress,
+				   .argc = argc, .argv = argv };
 	opterr = 0; /* our own messages: lg_cli_bad_option */
 	while ((opt = getopt_long(argc, argv, ":c:D:t:p:qhVsSFR:", long_options, NULL)) != -1)
 		if ((rc = parse_option(cfg, opt, optarg)))

@@ -492,3 +492,18 @@ int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, bool lazy,
 	*out = root;
 	return 0;
 }
+
+/* The fast reader first; libyaml when it gives up (anything beyond the plain subset). */
+int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out)
+{
+	int rc;
+
+	if (!text)
+		text = "";
+	rc = c->no_fast ? -EAGAIN : lg_yfast_parse(c, text, len, true, out);
+	c->fast_read = rc == 0;
+	if (rc != -EAGAIN)
+		return rc;
+	lg_ytree_free(c); /* what the fast reader built before it gave up */
+	return lg_ytree_parse_libyaml(c, text, len, out);
+}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #define MAX_VAR_NAME 64 /* bytes in a variable name, as for a label */
+#define MAX_PATH_TEMPLATE 2048 /* leaves room in PATH_MAX for client ids and the run dir */
 
 static const char ident_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
@@ -154,4 +155,31 @@ int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 				"sets they would take more than %u MiB", what, s,
 				(unsigned long long)wl->vars[var].count, LG_MAX_SET_BYTES >> 20);
 	return rc ? lg_ynomem(c) : 0;
+}
+
+int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+	     uint32_t *index, uint16_t *var)
+{
+	const char *s, *why;
+	uint16_t v;
+	int rc = lg_ystring(c, n, what, true, &s);
+
+	if (rc)
+		return rc;
+	if (lg_path_check(s, &why))
+		return lg_yfail(c, n, "%s '%s': %s", what, s, why);
+	if (strlen(s) > MAX_PATH_TEMPLATE)
+		return lg_yfail(c, n, "%s longer than %d bytes", what, MAX_PATH_TEMPLATE);
+	rc = lg_ypath_var(c, n, what, s, &v);
+	if (rc)
+		return rc;
+	if (v && !var)
+		return lg_yfail(c, n, "%s '%s': a variable cannot be used here", what, s);
+	if (var)
+		*var = v;
+	if (v)
+		return lg_ypath_set(c, n, what, s, v, index);
+	if (lg_workload_path(c->wl, s, index))
+		return lg_ynomem(c);
+	return 0;
 }

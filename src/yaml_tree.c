@@ -15,6 +15,8 @@
 
 #include <yaml.h>
 
+#include "loadgen/suggest.h"
+
 /* One block of the arena that holds a whole tree. */
 struct lg_yarena {
 	struct lg_yarena *next; /* the block allocated before this one */
@@ -432,20 +434,6 @@ static int on_event(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev
 	}
 }
 
-int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out)
-{
-	int rc;
-
-	if (!text)
-		text = "";
-	rc = c->no_fast ? -EAGAIN : lg_yfast_parse(c, text, len, true, out);
-	c->fast_read = rc == 0;
-	if (rc != -EAGAIN)
-		return rc;
-	lg_ytree_free(c); /* what the fast reader built before it gave up */
-	return lg_ytree_parse_libyaml(c, text, len, out);
-}
-
 int lg_ytree_parse_libyaml(struct lg_yctx *c, const char *text, size_t len,
 			   struct lg_ynode **out)
 {
@@ -475,4 +463,18 @@ int lg_ytree_parse_libyaml(struct lg_yctx *c, const char *text, size_t len,
 	}
 	*out = b.root;
 	return 0;
+}
+
+const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
+		     size_t len)
+{
+	struct lg_suggest s;
+
+	lg_suggest_init(&s, word);
+	for (size_t i = 0; i < n; i++)
+		lg_suggest_add(&s, names[i]);
+	buf[0] = '\0';
+	if (lg_suggest_best(&s))
+		snprintf(buf, len, "; did you mean '%s'?", lg_suggest_best(&s));
+	return buf;
 }

@@ -30,20 +30,6 @@ const struct lg_yflag lg_yfadvice[] = {
 	{ NULL, 0 },
 };
 
-const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
-		     size_t len)
-{
-	struct lg_suggest s;
-
-	lg_suggest_init(&s, word);
-	for (size_t i = 0; i < n; i++)
-		lg_suggest_add(&s, names[i]);
-	buf[0] = '\0';
-	if (lg_suggest_best(&s))
-		snprintf(buf, len, "; did you mean '%s'?", lg_suggest_best(&s));
-	return buf;
-}
-
 /* Format "a, b, c" from the names of tab into buf; the best match for word, if any,
  * into hint. */
 static void flag_list(const struct lg_yflag *tab, const char *word, char *buf, size_t len,

@@ -3,6 +3,7 @@
 #define LOADGEN_CONFIG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "loadgen/sweep.h"
@@ -29,6 +30,11 @@ static const char *const lg_resolve_names[] = {
 	[LG_RESOLVE_STAT] = "stat",
 };
 
+/* Prints one progress line (report.c's lg_report_progress, which main.c hands over):
+ * the engine sits below the output layer and reaches it only through this pointer. */
+typedef void lg_progress_fn(FILE *out, unsigned clients, uint64_t ops, double mbps,
+			    const char *phase, double secs, int decimals, double max_latency_ms);
+
 /* One run's settings. Strings are borrowed from argv unless said otherwise. */
 struct lg_config {
 	unsigned clients;      /* concurrent clients (of the run being made, in a sweep) */
@@ -45,6 +51,7 @@ struct lg_config {
 	const char *html_path; /* --html destination (a report page), or NULL */
 	bool keep;             /* leave the run directory in place */
 	bool quiet;            /* no progress lines */
+	lg_progress_fn *progress; /* prints a progress line; NULL: none */
 	bool abort_on_error;   /* stop at the first unexpected result */
 	bool processes;        /* one forked process per client instead of a thread */
 	bool sync_open;        /* -s: O_SYNC on every open */
