@@ -253,7 +253,8 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
 		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
 				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
 	else if ((rc = lg_loadfile_read(cfg->loadfile, &text, &len)))
-		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
+		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile,
+			 lg_loadfile_strerror(rc));
 	else
 		rc = lg_loadfile_compile(cfg->loadfile, text, len, cfg->params, cfg->nparams,
 					 cfg->clients, wl, err, sizeof(err));

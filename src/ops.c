@@ -132,8 +132,8 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		if (end < 0)
 			return errno;
 		off = (uint64_t)end;
-	} else {
-		io_offset(c, op, call, &off);
+	} else if (!io_offset(c, op, call, &off)) {
+		return 0; /* offset: prev before a whole block: skipped, as documented */
 	}
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
