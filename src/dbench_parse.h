@@ -43,7 +43,9 @@ struct lg_dbench_map {
 
 /* Split [p, end) into l: fields separated by blanks (space, tab, CR), double quotes
  * removed (they group blanks into a field), as dbench's next_token does. scratch holds
- * (end - p) + LG_DBENCH_MAX_FIELDS + 1 bytes. Returns 0, -E2BIG past
+ * (end - p) + LG_DBENCH_MAX_FIELDS + 1 bytes: the fields and their NULs, plus room for
+ * the eight-byte copies, which may write up to 7 bytes past a field's end (never past
+ * that size) before its NUL goes there. Returns 0, -E2BIG past
  * LG_DBENCH_MAX_FIELDS fields, -EINVAL for a NUL byte in the line. */
 int lg_dbench_split(const char *p, const char *end, char *scratch, struct lg_dbench_line *l);
 
