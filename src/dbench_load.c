@@ -142,13 +142,21 @@ static enum directive directive_of(const char *word)
 	return D_NONE;
 }
 
+/* Whether op word tok (len bytes) is spec's, ignoring case as dbench does; the table's
+ * own spelling, by far the most common, is a memcmp. */
+static bool word_is(const char *tok, size_t len, const struct dspec *spec)
+{
+	return spec->len == len && (!memcmp(tok, spec->word, len) ||
+				    ((tok[0] | 0x20) == (spec->word[0] | 0x20) &&
+				     !strcasecmp(tok, spec->word)));
+}
+
 static const struct dspec *spec_of(const char *word)
 {
 	size_t len = strlen(word);
 
-	for (size_t i = 0; i < NSPECS; i++) /* same length first: cheaper than comparing */
-		if (specs[i].len == len && (word[0] | 0x20) == (specs[i].word[0] | 0x20) &&
-		    !strcasecmp(word, specs[i].word))
+	for (size_t i = 0; i < NSPECS; i++)
+		if (word_is(word, len, &specs[i]))
 			return &specs[i];
 	return NULL;
 }
@@ -332,8 +340,7 @@ static int compile_line(struct dctx *c, const char *p, const char *end)
 		memmove(c->fields.len, c->fields.len + 1, n * sizeof(*c->fields.len));
 	}
 	/* ops first (directives are rare), and the previous line's op before the table */
-	if (c->last && c->fields.len[0] == c->last->len &&
-	    (tok[0][0] | 0x20) == (c->last->word[0] | 0x20) && !strcasecmp(tok[0], c->last->word))
+	if (c->last && word_is(tok[0], c->fields.len[0], c->last))
 		return compile_op(c, c->last, tok, n);
 	spec = spec_of(tok[0]);
 	if (spec) {
