@@ -82,7 +82,7 @@ MUTANTS = [
     # --- loading ---
     ("loadfile-dir-not-checked", "src/loadfile.c",
      "else if (S_ISDIR(st.st_mode))", "else if (0 && S_ISDIR(st.st_mode))",
-     "unit_loadfile|integration_test_errors"),
+     "unit_loadfile|integration_test_loadfile_errors"),
     ("dbench-quotes-kept", "src/dbench_parse.c",
      "quoted = !quoted;", "quoted = !quoted, *o++ = *p;",
      "unit_dbench|integration_test_dbench"),
