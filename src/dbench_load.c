@@ -3,8 +3,9 @@
  * One pass over the text, one op per line, no allocation per line: each line is split
  * into a reusable scratch buffer, its op word looked up in specs[], its arguments
  * checked and converted by the argument letters of the spec, and the op appended to
- * the run phase. Paths, handles and labels are interned (hashed) in the workload, so
- * a 458,000-line client.txt loads in a fraction of a second.
+ * the run phase. Splitting, numbers and the maps that remember what a path or handle
+ * field compiled to are in dbench_parse.c: a field seen before is hashed once and not
+ * converted again, so the 458,000 lines of client.txt load in a few tens of ms.
  *
  * What each op does at run time is in ops_dbench.c (and ops.c for the ops that map
  * onto plain POSIX ones: ReadX is a pread, Close a close, ...). */
@@ -18,37 +19,24 @@
 #include <strings.h>
 
 #include "dbench_names.h"
+#include "dbench_args.h"
+#include "dbench_parse.h"
 
-#define MAX_TOKENS 16          /* fields on one line; dbench's ops have at most 7 */
-#define MAX_DEPTH 16           /* nesting of LOOP blocks */
 #define MAX_IO (1ULL << 30)    /* bytes per ReadX/WriteX: each client allocates the largest */
 #define CLIENT_DIR "clients/client" LG_CLIENT_PLACEHOLDER
+#define MAX_DEPTH LG_DBENCH_MAX_DEPTH
 
-/* State of one load. */
-struct dctx {
-	const char *fname;       /* for messages */
-	char *err;               /* message buffer */
-	size_t errlen;
-	struct lg_workload *wl;  /* being built */
-	uint32_t line;           /* 1-based line being compiled */
-	char *scratch;           /* the current line's tokens (owned) */
-	size_t cap;              /* allocated bytes of scratch */
-	char path[LG_DBENCH_MAX_PATH + 1]; /* a converted path */
-	uint8_t *open;           /* per slot: 1 while the handle is open (owned) */
-	size_t nopen;            /* entries of open */
-	uint32_t loops[MAX_DEPTH];     /* ops index of each open LOOP */
-	uint32_t loop_line[MAX_DEPTH]; /* and its line */
-	unsigned depth;          /* open LOOPs */
-	bool repeat;             /* a REPEAT waits for its op */
-	uint32_t repeat_at;      /* ops index of its LOOP */
-	const struct dspec *last; /* the previous line's op: runs of one op are common */
-};
+/* The argument helpers of dbench_args.c under their short local names. */
+#define fail lg_dbench_fail
+#define nomem lg_dbench_nomem
 
 typedef int (*build_fn)(struct dctx *c, struct lg_op *op, const uint64_t *num);
 
 /* How one dbench op compiles. */
 struct dspec {
 	const char *word;   /* op word in the loadfile, matched ignoring case as dbench does */
+	size_t len;         /* strlen(word) */
+	unsigned required;  /* arguments that must be there: letters of args before '|' */
 	const char *label;  /* stats label, dbench's short name */
 	enum lg_op_kind kind;
 	const char *args;   /* per argument before the status: p path, f find path,
@@ -57,157 +45,6 @@ struct dspec {
 	const char *usage;  /* the arguments, for messages */
 	build_fn build;     /* kind-specific fields from the numbers, or NULL */
 };
-
-static __attribute__((format(printf, 2, 3))) int fail(struct dctx *c, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!c->err || !c->errlen)
-		return -EINVAL;
-	n = snprintf(c->err, c->errlen, "%s:%u: ", c->fname, c->line);
-	if (n >= 0 && (size_t)n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-static int nomem(struct dctx *c)
-{
-	if (c->err && c->errlen)
-		snprintf(c->err, c->errlen, "%s: out of memory", c->fname);
-	return -ENOMEM;
-}
-
-/* A field quoted in a message is cut to SHOWN bytes and "...": a 1 MB path in a
- * hostile loadfile still gives a one-line message. */
-#define SHOWN 64
-static int shown(const char *tok) { return (int)strnlen(tok, SHOWN); }
-static const char *more(const char *tok)
-{
-	return strnlen(tok, SHOWN + 1) > SHOWN ? "..." : "";
-}
-
-/* ---- arguments ---- */
-
-/* A whole token as a number the way dbench reads it (strtoll base 0: decimal, 0x hex,
- * leading-0 octal), but strictly: no sign, no trailing text, no overflow. */
-static int number(struct dctx *c, const char *tok, const char *what, uint64_t *out)
-{
-	char *end;
-
-	if (*tok == '*' || *tok == '+')
-		return fail(c, "%s '%s': dbench's random and relative arguments ('*', '+') "
-			    "are not supported", what, tok);
-	if (*tok < '0' || *tok > '9')
-		return fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
-			    *tok == '-' ? " (negative)" : "");
-	errno = 0;
-	*out = strtoull(tok, &end, 0);
-	if (errno || *end)
-		return fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
-			    errno == ERANGE ? " (more than 64 bits)" : "");
-	return 0;
-}
-
-static int too_long(struct dctx *c, const char *tok)
-{
-	return fail(c, "path '%.*s%s' is %zu bytes long (at most %d)", shown(tok), tok,
-		    more(tok), strlen(tok), LG_DBENCH_MAX_PATH);
-}
-
-static int path_arg(struct dctx *c, const char *tok, uint32_t *index)
-{
-	const char *why;
-
-	if (strlen(tok) > LG_DBENCH_MAX_PATH)
-		return too_long(c, tok);
-	if (lg_dbench_path(tok, c->path, sizeof(c->path), &why))
-		return fail(c, "path '%.*s%s': %s", shown(tok), tok, more(tok), why);
-	return lg_workload_path(c->wl, c->path, index) ? nomem(c) : 0;
-}
-
-/* FIND_FIRST's path: a directory and a pattern (path2) when its last component has
- * a wildcard, else the path to stat. A pattern in the run directory itself has no
- * directory path (LG_NO_SLOT). */
-static int find_arg(struct dctx *c, const char *tok, struct lg_op *op)
-{
-	char dir[2 * LG_DBENCH_MAX_PATH + 2], pat[2 * LG_DBENCH_MAX_PATH + 2];
-	int rc = 0;
-
-	if (strlen(tok) > LG_DBENCH_MAX_PATH)
-		return too_long(c, tok);
-	if (!lg_dbench_wildcard(tok, dir, pat))
-		return path_arg(c, tok, &op->path);
-	if (dir[strspn(dir, "/\\")])
-		rc = path_arg(c, dir, &op->path);
-	if (!rc && strstr(pat, "${"))
-		return fail(c, "path '%s': contains '${', which loadgen reserves for its "
-			    "placeholders", tok);
-	if (!rc && lg_workload_path(c->wl, pat, &op->path2))
-		return nomem(c);
-	return rc;
-}
-
-/* Handle number tok as the name of its file slot. */
-static int handle_name(struct dctx *c, const char *tok, char *name, size_t len)
-{
-	uint64_t h;
-	int rc = number(c, tok, "handle", &h);
-
-	if (!rc)
-		snprintf(name, len, "%llu", (unsigned long long)h);
-	return rc;
-}
-
-/* Mark slot open or closed; grows the table to the workload's slots. */
-static int set_open(struct dctx *c, uint32_t slot, bool open)
-{
-	if (slot >= c->nopen) {
-		size_t n = c->wl->nslots > slot ? c->wl->nslots : slot + 1;
-		uint8_t *o = realloc(c->open, n * 2);
-
-		if (!o)
-			return nomem(c);
-		memset(o + c->nopen, 0, n * 2 - c->nopen);
-		c->open = o;
-		c->nopen = n * 2;
-	}
-	c->open[slot] = open;
-	return 0;
-}
-
-/* A handle an op uses: it must be open at this point of the file. */
-static int handle_use(struct dctx *c, const char *tok, uint32_t *slot)
-{
-	char name[24];
-	int rc = handle_name(c, tok, name, sizeof(name));
-
-	if (rc)
-		return rc;
-	if (lg_workload_find_slot(c->wl, name, slot))
-		return fail(c, "handle %s used before it is opened", name);
-	if (*slot >= c->nopen || !c->open[*slot])
-		return fail(c, "handle %s used after it is closed", name);
-	return 0;
-}
-
-/* The handle NTCreateX opens. bind: the open is expected to succeed, so later lines
- * use the handle; otherwise the op binds no slot. */
-static int handle_open(struct dctx *c, const char *tok, bool bind, uint32_t *slot)
-{
-	char name[24];
-	int rc = handle_name(c, tok, name, sizeof(name));
-
-	*slot = LG_NO_SLOT;
-	if (rc || !bind)
-		return rc;
-	if (lg_workload_slot(c->wl, name, slot))
-		return nomem(c);
-	return set_open(c, *slot, true);
-}
 
 /* ---- the ops ---- */
 
@@ -267,26 +104,28 @@ static int build_mkdir(struct dctx *c, struct lg_op *op, const uint64_t *num)
 }
 
 static const struct dspec specs[] = {
-	{ "NTCreateX", "NTCreateX", LG_OP_NTCREATE, "pnnH", "PATH OPTIONS DISPOSITION FNUM",
+	{ "NTCreateX", 9, 4, "NTCreateX", LG_OP_NTCREATE, "pnnH", "PATH OPTIONS DISPOSITION FNUM",
 	  build_ntcreate },
-	{ "Close", "Close", LG_OP_CLOSE, "h", "FNUM", NULL },
-	{ "Rename", "Rename", LG_OP_RENAME, "pp", "OLDPATH NEWPATH", NULL },
-	{ "Unlink", "Unlink", LG_OP_UNLINK, "p|n", "PATH [ATTRIBUTES]", NULL },
-	{ "Deltree", "Deltree", LG_OP_DELTREE, "p", "PATH", NULL },
-	{ "Mkdir", "Mkdir", LG_OP_MKDIR, "p", "PATH", build_mkdir },
-	{ "Rmdir", "Rmdir", LG_OP_RMDIR, "p", "PATH", NULL },
-	{ "QUERY_PATH_INFORMATION", "Qpathinfo", LG_OP_STAT, "pn", "PATH LEVEL", NULL },
-	{ "QUERY_FILE_INFORMATION", "Qfileinfo", LG_OP_FSTAT, "hn", "FNUM LEVEL", NULL },
-	{ "QUERY_FS_INFORMATION", "Qfsinfo", LG_OP_STATFS, "n", "LEVEL", NULL },
-	{ "SET_FILE_INFORMATION", "Sfileinfo", LG_OP_SETINFO, "hn", "FNUM LEVEL", NULL },
-	{ "FIND_FIRST", "Find", LG_OP_FIND, "fnnn", "PATH LEVEL MAXCOUNT COUNT", build_find },
-	{ "WriteX", "WriteX", LG_OP_WRITE, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "ReadX", "ReadX", LG_OP_READ, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "LockX", "LockX", LG_OP_LOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
-	{ "UnlockX", "UnlockX", LG_OP_UNLOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
-	{ "Flush", "Flush", LG_OP_FSYNC, "h", "FNUM", NULL },
+	{ "Close", 5, 1, "Close", LG_OP_CLOSE, "h", "FNUM", NULL },
+	{ "Rename", 6, 2, "Rename", LG_OP_RENAME, "pp", "OLDPATH NEWPATH", NULL },
+	{ "Unlink", 6, 1, "Unlink", LG_OP_UNLINK, "p|n", "PATH [ATTRIBUTES]", NULL },
+	{ "Deltree", 7, 1, "Deltree", LG_OP_DELTREE, "p", "PATH", NULL },
+	{ "Mkdir", 5, 1, "Mkdir", LG_OP_MKDIR, "p", "PATH", build_mkdir },
+	{ "Rmdir", 5, 1, "Rmdir", LG_OP_RMDIR, "p", "PATH", NULL },
+	{ "QUERY_PATH_INFORMATION", 22, 2, "Qpathinfo", LG_OP_STAT, "pn", "PATH LEVEL", NULL },
+	{ "QUERY_FILE_INFORMATION", 22, 2, "Qfileinfo", LG_OP_FSTAT, "hn", "FNUM LEVEL", NULL },
+	{ "QUERY_FS_INFORMATION", 20, 1, "Qfsinfo", LG_OP_STATFS, "n", "LEVEL", NULL },
+	{ "SET_FILE_INFORMATION", 20, 2, "Sfileinfo", LG_OP_SETINFO, "hn", "FNUM LEVEL", NULL },
+	{ "FIND_FIRST", 10, 4, "Find", LG_OP_FIND, "fnnn", "PATH LEVEL MAXCOUNT COUNT", build_find },
+	{ "WriteX", 6, 4, "WriteX", LG_OP_WRITE, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "ReadX", 5, 4, "ReadX", LG_OP_READ, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "LockX", 5, 3, "LockX", LG_OP_LOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
+	{ "UnlockX", 7, 3, "UnlockX", LG_OP_UNLOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
+	{ "Flush", 5, 1, "Flush", LG_OP_FSYNC, "h", "FNUM", NULL },
 };
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
+_Static_assert(NSPECS <= sizeof(((struct dctx *)0)->types) / sizeof(int32_t),
+	       "dctx.types has an entry per spec");
 
 /* dbench's directives: lines without a status that steer the replay. */
 enum directive { D_LOOP, D_ENDLOOP, D_REPEAT, D_SLEEP, D_UNSUPPORTED, D_NONE };
@@ -303,10 +142,21 @@ static enum directive directive_of(const char *word)
 	return D_NONE;
 }
 
+/* Whether op word tok (len bytes) is spec's, ignoring case as dbench does; the table's
+ * own spelling, by far the most common, is a memcmp. */
+static bool word_is(const char *tok, size_t len, const struct dspec *spec)
+{
+	return spec->len == len && (!memcmp(tok, spec->word, len) ||
+				    ((tok[0] | 0x20) == (spec->word[0] | 0x20) &&
+				     !strcasecmp(tok, spec->word)));
+}
+
 static const struct dspec *spec_of(const char *word)
 {
+	size_t len = strlen(word);
+
 	for (size_t i = 0; i < NSPECS; i++)
-		if (!strcasecmp(word, specs[i].word))
+		if (word_is(word, len, &specs[i]))
 			return &specs[i];
 	return NULL;
 }
@@ -352,25 +202,25 @@ static int add(struct dctx *c, const struct lg_op *op, uint32_t *index)
 static int op_args(struct dctx *c, const struct dspec *spec, char **arg, unsigned nargs,
 		   bool ok, struct lg_op *op, uint64_t *num)
 {
-	unsigned np = 0, nn = 0;
+	unsigned np = 0, nn = 0, bar = spec->required;
 	int rc = 0;
 
 	for (unsigned i = 0; !rc && i < nargs; i++) {
-		switch (spec->args[i + (i >= strcspn(spec->args, "|"))]) {
+		switch (spec->args[i + (i >= bar)]) {
 		case 'p':
-			rc = path_arg(c, arg[i], np++ ? &op->path2 : &op->path);
+			rc = lg_dbench_arg_path(c, arg[i], np++ ? &op->path2 : &op->path);
 			break;
 		case 'f':
-			rc = find_arg(c, arg[i], op);
+			rc = lg_dbench_arg_find(c, arg[i], op);
 			break;
 		case 'h':
-			rc = handle_use(c, arg[i], &op->slot);
+			rc = lg_dbench_arg_handle(c, arg[i], &op->slot);
 			break;
 		case 'H':
-			rc = handle_open(c, arg[i], ok, &op->slot);
+			rc = lg_dbench_arg_open_handle(c, arg[i], ok, &op->slot);
 			break;
 		default:
-			rc = number(c, arg[i], "argument", &num[nn++]);
+			rc = lg_dbench_arg_number(c, arg[i], "argument", &num[nn++]);
 		}
 	}
 	return rc;
@@ -384,24 +234,39 @@ static bool resolves(enum lg_op_kind kind)
 	       kind == LG_OP_MKDIR || kind == LG_OP_RENAME;
 }
 
+/* The stats row of spec's label, interned once per load. */
+static int op_type(struct dctx *c, const struct dspec *spec, uint16_t *type)
+{
+	int32_t *t = &c->types[spec - specs];
+
+	if (!*t) {
+		if (lg_workload_type(c->wl, spec->label, type))
+			return nomem(c);
+		*t = *type + 1;
+	}
+	*type = (uint16_t)(*t - 1);
+	return 0;
+}
+
 /* One op line: tok[0] the op word, then its arguments, then the status. */
 static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsigned n)
 {
 	struct lg_op op = blank_op(c, spec->kind);
-	size_t want = strcspn(spec->args, "|"), len = strlen(spec->args);
+	size_t want = spec->required, len = strlen(spec->args);
 	size_t most = len - (len > want); /* the letters but the '|' */
 	uint64_t num[4] = { 0 };
-	bool ok = false;
+	bool ok = n >= 2 && c->fields.len[n - 1] == 12 &&
+		  !memcmp(tok[n - 1], "NT_STATUS_OK", 12); /* most lines */
 	int rc;
 
-	if (n < 2 || !lg_dbench_status_like(tok[n - 1]))
+	if (n < 2 || (!ok && !lg_dbench_status_like(tok[n - 1])))
 		return fail(c, "'%s' needs a status at the end of the line (%s %s STATUS, "
 			    "STATUS like NT_STATUS_OK)", tok[0], spec->word, spec->usage);
 	if (n - 2 < want || n - 2 > most)
 		return fail(c, "'%s' takes %s%zu argument%s before the status (%s %s STATUS), "
 			    "not %u", tok[0], most > want ? "up to " : "", most,
 			    most == 1 ? "" : "s", spec->word, spec->usage, n - 2);
-	if (lg_dbench_status(tok[n - 1], &op.expect, &ok))
+	if (!ok && lg_dbench_status(tok[n - 1], &op.expect, &ok))
 		return fail(c, "unknown status '%s' (loadfiles/README.md lists those loadgen "
 			    "knows)", tok[n - 1]);
 	/* '*' does not care how the open ends: later lines may use the handle */
@@ -410,10 +275,10 @@ static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsi
 		rc = spec->build(c, &op, num);
 	if (resolves(spec->kind))
 		op.flags |= LG_OP_RESOLVE;
-	if (!rc && lg_workload_type(c->wl, spec->label, &op.type))
-		return nomem(c);
+	if (!rc)
+		rc = op_type(c, spec, &op.type);
 	if (!rc && spec->kind == LG_OP_CLOSE)
-		rc = set_open(c, op.slot, false);
+		rc = lg_dbench_set_open(c, op.slot, false);
 	return rc ? rc : add(c, &op, NULL);
 }
 
@@ -432,7 +297,7 @@ static int compile_directive(struct dctx *c, enum directive d, char **tok, unsig
 			    "'%s' takes one number", tok[0]);
 	if (c->repeat && d != D_SLEEP)
 		return fail(c, "REPEAT must be followed by an op, not '%s'", tok[0]);
-	if (d != D_ENDLOOP && (rc = number(c, tok[1], tok[0], &v)))
+	if (d != D_ENDLOOP && (rc = lg_dbench_arg_number(c, tok[1], tok[0], &v)))
 		return rc;
 	if (d == D_SLEEP) {
 		if (v > UINT64_MAX / 1000)
@@ -467,54 +332,13 @@ static int compile_directive(struct dctx *c, enum directive d, char **tok, unsig
 	return 0;
 }
 
-/* Split line [p, end) into c->scratch: fields separated by blanks, double quotes
- * removed (they group blanks into a field), as dbench's next_token does. */
-static int tokenize(struct dctx *c, const char *p, const char *end, char **tok,
-		    unsigned *n)
-{
-	size_t need = (size_t)(end - p) + MAX_TOKENS + 1;
-	char *o;
-
-	if (need > c->cap) {
-		char *s = realloc(c->scratch, need * 2);
-
-		if (!s)
-			return nomem(c);
-		c->scratch = s;
-		c->cap = need * 2;
-	}
-	if (memchr(p, '\0', (size_t)(end - p)))
-		return fail(c, "NUL byte in the line");
-	o = c->scratch;
-	*n = 0;
-	for (;;) {
-		bool quoted = false;
-
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-			p++;
-		if (p == end)
-			return 0;
-		if (*n == MAX_TOKENS)
-			return fail(c, "more than %d fields", MAX_TOKENS);
-		tok[(*n)++] = o;
-		for (; p < end && (quoted || !(*p == ' ' || *p == '\t' || *p == '\r')); p++) {
-			if (*p == '"')
-				quoted = !quoted;
-			else
-				*o++ = *p;
-		}
-		*o++ = '\0';
-	}
-}
-
-/* One line of the file. */
 static int compile_line(struct dctx *c, const char *p, const char *end)
 {
-	char *tok[MAX_TOKENS];
+	char **tok = c->fields.tok;
 	const struct dspec *spec;
 	enum directive d;
-	unsigned n = 0;
-	int rc = tokenize(c, p, end, tok, &n);
+	int rc = lg_dbench_tokenize(c, p, end);
+	unsigned n = c->fields.n;
 
 	if (rc || n == 0 || tok[0][0] == '#')
 		return rc;
@@ -523,9 +347,10 @@ static int compile_line(struct dctx *c, const char *p, const char *end)
 		if (n == 1)
 			return fail(c, "a timestamp without an op");
 		memmove(tok, tok + 1, --n * sizeof(*tok));
+		memmove(c->fields.len, c->fields.len + 1, n * sizeof(*c->fields.len));
 	}
 	/* ops first (directives are rare), and the previous line's op before the table */
-	if (c->last && !strcasecmp(tok[0], c->last->word))
+	if (c->last && word_is(tok[0], c->fields.len[0], c->last))
 		return compile_op(c, c->last, tok, n);
 	spec = spec_of(tok[0]);
 	if (spec) {
@@ -624,7 +449,7 @@ bool lg_dbench_detect(const char *text, size_t len)
 int lg_dbench_load(const char *fname, const char *text, size_t len, unsigned clients,
 		   struct lg_workload **out, char *err, size_t errlen)
 {
-	struct dctx c = { .fname = fname, .err = err, .errlen = errlen };
+	struct dctx c = { .fname = fname, .err = err, .errlen = errlen, .last_slot = LG_NO_SLOT };
 	const char *base = strrchr(fname, '/');
 	char name[256];
 	int rc;
@@ -644,6 +469,9 @@ int lg_dbench_load(const char *fname, const char *text, size_t len, unsigned cli
 		rc = nomem(&c);
 	free(c.scratch);
 	free(c.open);
+	lg_dbench_map_free(&c.paths);
+	lg_dbench_map_free(&c.finds);
+	lg_dbench_map_free(&c.handles);
 	if (rc) {
 		lg_workload_destroy(c.wl);
 		return rc;

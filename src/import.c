@@ -96,7 +96,7 @@ static int load(const char *path, struct lg_workload **wl)
 	int rc = lg_loadfile_read(path, &text, &len);
 
 	if (rc)
-		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+		snprintf(err, sizeof(err), "%s: %s", path, lg_loadfile_strerror(rc));
 	else
 		rc = lg_loadfile_compile(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
 	if (rc)

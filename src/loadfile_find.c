@@ -147,6 +147,7 @@ int lg_loadfile_load(const char *name, char **text, size_t *len, char *path, siz
 	}
 	if (!rc && (rc = lg_loadfile_read(path, text, len)) == 0)
 		return 0;
-	snprintf(err, errlen, "%s: %s", rc == -ENAMETOOLONG ? name : path, strerror(-rc));
+	snprintf(err, errlen, "%s: %s", rc == -ENAMETOOLONG ? name : path,
+		 lg_loadfile_strerror(rc));
 	return rc;
 }

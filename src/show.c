@@ -128,7 +128,7 @@ int lg_show_main(int argc, char **argv)
 			    true);
 	rc = lg_loadfile_read(path, &text, &len);
 	if (rc) {
-		fprintf(stderr, "loadgen show: %s: %s\n", path, strerror(-rc));
+		fprintf(stderr, "loadgen show: %s: %s\n", path, lg_loadfile_strerror(rc));
 		return LG_EXIT_USAGE;
 	}
 	rc = show(path, text, len, false);

@@ -11,8 +11,12 @@
 #define LG_LOADFILE_PATH_MAX 4096    /* longest data directory or found path, with NUL */
 
 /* Read all of path into a NUL-terminated malloc'd buffer (*text, caller frees).
- * Returns 0, or a negative errno (-EFBIG past LG_LOADFILE_MAX). */
+ * Regular files and pipes only. Returns 0, or a negative errno: -EISDIR for a
+ * directory, -ENODEV for a device or socket, -EFBIG past LG_LOADFILE_MAX, or open's and
+ * read's own. */
 int lg_loadfile_read(const char *path, char **text, size_t *len);
+/* What lg_loadfile_read's negative errno rc means for the user (static string). */
+const char *lg_loadfile_strerror(int rc);
 
 /* Compile text: a dbench loadfile when lg_dbench_detect recognises it (it takes no
  * parameters), else YAML with params as -p overrides. Returns 0 and *wl, or a negative

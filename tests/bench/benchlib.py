@@ -122,6 +122,14 @@ def hist(exe, records, timeout):
     return json.loads(p.out)
 
 
+def load(exe, loadfile, repeats, timeout):
+    """lg_bench_load: user CPU ms per compile of loadfile (one JSON line)."""
+    p = run([exe, loadfile, str(repeats)], timeout)
+    if p.rc != 0:
+        raise BenchError(f"lg_bench_load: exit {p.rc}: {_tail(p.err)}")
+    return json.loads(p.out)
+
+
 _DB_ROW = re.compile(r"^\s*([A-Za-z]+)\s+(\d+)\s+[\d.]+\s+[\d.]+\s*$")
 
 

@@ -14,6 +14,7 @@ import benchlib  # noqa: E402
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 FLOOR = os.path.join(BUILD, "tests", "bench", "lg_bench_floor")
 HIST = os.path.join(BUILD, "tests", "bench", "lg_bench_hist")
+LOAD = os.path.join(BUILD, "tests", "bench", "lg_bench_load")
 LOADGEN = os.path.join(BUILD, "loadgen")
 
 DBENCH_OUT = """\
@@ -55,6 +56,18 @@ def test_hist():
     check(0 < doc["ns_per_record"] < 1000, f"hist: {doc['ns_per_record']} ns per record")
     # log-uniform from 100 ns to 100 ms: the median is near 100 * 1e3 = 100 us
     check(80000 < doc["p50_ns"] < 125000, f"hist: median {doc['p50_ns']} ns")
+
+
+def test_load(tmp):
+    path = os.path.join(tmp, "l.txt")
+    with open(path, "w") as f:
+        f.write('NTCreateX "\\clients\\client1\\f" 0x0 0x2 7 NT_STATUS_OK\n'
+                "Close 7 NT_STATUS_OK\n")
+    doc = benchlib.load(LOAD, path, 3, 60)
+    check(doc["repeats"] == 3 and doc["bytes"] == os.path.getsize(path), "load: header")
+    check(0 <= doc["min_user_ms"] <= doc["user_ms_per_load"] < 1000, "load: user ms")
+    p = subprocess.run([LOAD, tmp], capture_output=True, text=True)
+    check(p.returncode == 2 and "is a directory" in p.stderr, "load: a directory refused")
 
 
 def test_dbench_parse():
@@ -100,6 +113,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="lgbench-test.") as tmp:
         test_floor(tmp)
         test_hist()
+        test_load(tmp)
         test_dbench_parse()
         test_pss()
         test_workloads(tmp)

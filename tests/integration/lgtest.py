@@ -1,7 +1,11 @@
 """Helpers for integration tests: run the real loadgen binary in a temporary directory.
 
 Each test file is a script: `python3 test_x.py LOADGEN_BINARY SOURCE_DIR`; it exits non-zero
-on the first failed assertion (plain asserts with messages) and prints what it checked."""
+on the first failed assertion (plain asserts with messages) and prints what it checked.
+A part that cannot run here (no root, no strace, no dbench's client.txt, ...) calls
+skip(why); the script then ends with exit status 77 after its other checks passed,
+which CTest reports as skipped (SKIP_RETURN_CODE 77), never as a silent pass."""
+import atexit
 import json
 import os
 import subprocess
@@ -50,11 +54,40 @@ def run(args, workdir=None, json_out=True, timeout=120, **kw):
 
 def check(cond, what, res=None):
     if not cond:
+        _failed.append(what)
         print("FAIL:", what)
         if res is not None:
             print(res)
         sys.exit(1)
     print("ok:", what)
+
+
+_skipped = []
+_failed = []  # a failure (or an uncaught exception) keeps its own exit status
+
+
+def _excepthook(kind, value, tb, _previous=sys.excepthook):
+    _failed.append(repr(value))
+    _previous(kind, value, tb)
+
+
+sys.excepthook = _excepthook
+
+
+def skip(why):
+    """Record that a part of this test could not run here, and say why. At exit the
+    script's status becomes 77 (skipped) unless a check failed."""
+    print("SKIP:", why)
+    _skipped.append(why)
+
+
+@atexit.register
+def _exit_skipped():
+    if _skipped and not _failed:
+        print(f"skipped {len(_skipped)} part(s): " + "; ".join(_skipped))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(77)
 
 
 def listdir(path):

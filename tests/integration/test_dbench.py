@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from lgtest import LOADGEN, SOURCE, check, listdir, run, tmpdir, write
+from lgtest import LOADGEN, SOURCE, check, listdir, run, skip, tmpdir, write
 
 CLIENT_TXT = "/usr/share/dbench/client.txt"
 MINI = os.path.join(SOURCE, "tests", "data", "dbench", "mini.txt")
@@ -144,7 +144,7 @@ check(not os.path.exists(os.path.join(d, "x.yaml")), "failed import writes no fi
 
 # --- Debian's client.txt, unchanged ---
 if not os.path.exists(CLIENT_TXT):
-    print(f"skipped the client.txt part: {CLIENT_TXT} is not installed (apt-get install dbench)")
+    skip(f"the client.txt part: {CLIENT_TXT} is not installed (apt-get install dbench)")
 else:
     want = file_counts(CLIENT_TXT)
     res = run_once(CLIENT_TXT, 1, "client.txt")

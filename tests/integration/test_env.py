@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 
-from lgtest import LOADGEN, SOURCE, check, run, tmpdir
+from lgtest import LOADGEN, SOURCE, check, run, skip, tmpdir
 
 
 def cmd(*args):
@@ -67,7 +67,7 @@ started = datetime.datetime.strptime(env["start_time"], "%Y-%m-%dT%H:%M:%SZ")
 now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
 age = abs((now - started).total_seconds())
 check(age < 600, f"start_time is about now ({env['start_time']})")
-if os.path.isdir(os.path.join(SOURCE, ".git")) and shutil.which("git"):
+if os.path.exists(os.path.join(SOURCE, ".git")) and shutil.which("git"):
     check(isinstance(env["git_describe"], str) and env["git_describe"],
           f"git_describe recorded ({env['git_describe']!r})")
 else:
@@ -84,7 +84,7 @@ if fm is not None:
         theirs = set((findmnt(col, target) or "").split(",")) - {""}
         check(theirs <= ours, f"mount_options hold findmnt {col} ({sorted(theirs - ours)})")
 else:
-    print("skip: no findmnt")
+    skip("mount options against findmnt: no findmnt (util-linux)")
 
 # The block device, when there is one, is what /sys says about it.
 rot = env["rotational"]
@@ -118,4 +118,4 @@ if os.path.isdir(shm) and os.access(shm, os.W_OK) and findmnt("FSTYPE", shm) == 
           and e2["rotational"] is None and e2["queue_depth"] is None
           and e2["block_chain"] is None, "tmpfs target: block device unknown/null")
 else:
-    print("skip: no writable tmpfs at /dev/shm")
+    skip("the tmpfs target: no writable tmpfs at /dev/shm")

@@ -10,7 +10,7 @@ import subprocess
 import time
 import json
 
-from lgtest import LOADGEN, check, listdir, run, tmpdir, write
+from lgtest import LOADGEN, check, listdir, run, skip, tmpdir, write
 
 d = tmpdir()
 target = os.path.join(d, "t")
@@ -77,7 +77,7 @@ run:
     finally:
         subprocess.run(["umount", small])
 else:
-    print("skip: ENOSPC tests need root to mount a tmpfs")
+    skip("the ENOSPC tests need root to mount a small tmpfs")
 
 # -- A directory removed underneath: ENOENT counted, the run goes on, cleanup copes.
 w = write(os.path.join(d, "shared.yaml"), """

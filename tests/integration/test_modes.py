@@ -6,7 +6,7 @@ import re
 import shutil
 import subprocess
 
-from lgtest import LOADGEN, check, listdir, run, tmpdir, write
+from lgtest import LOADGEN, check, listdir, run, skip, tmpdir, write
 
 d = tmpdir()
 target = os.path.join(d, "t")
@@ -78,6 +78,8 @@ check("final syncfs" in res.out, "text mentions the final syncfs", res)
 if os.geteuid() == 0:
     res = run(["-q", "-D", target, "-c", W, "--run-once", "--drop-caches", "1"], workdir=d)
     check(res.rc == 0 and res.json["config"]["drop_caches"], "--drop-caches as root", res)
+else:
+    skip("--drop-caches needs root")
 
 # --direct: a clear error where the filesystem refuses O_DIRECT, else it runs.
 res = run(["-q", "-D", target, "-c", W, "--run-once", "--direct", "1"], workdir=d)
@@ -102,4 +104,4 @@ if shutil.which("strace"):
     # setup/cleanup, whose parent is the run directory: 2 more)
     check(t.count("fsync(") - plain.count("fsync(") == 5, "-S: parent directory fsyncs")
 else:
-    print("skip: strace not installed")
+    skip("-s/-S/-F system calls: strace is not installed")

@@ -9,7 +9,7 @@ import subprocess
 import time
 import json
 
-from lgtest import LOADGEN, SOURCE, check, run, tmpdir, write
+from lgtest import LOADGEN, SOURCE, check, run, skip, tmpdir, write
 
 KiB = 1024
 d = tmpdir()
@@ -102,7 +102,7 @@ if os.path.exists(CLIENT_TXT):
     # which file it opened; until then none are, and nothing may be flagged
     clean(res, "dbench client.txt", checked=False)
 else:
-    print(f"skip: {CLIENT_TXT} is not installed")
+    skip(f"--verify over client.txt: {CLIENT_TXT} is not installed (apt-get install dbench)")
 
 # -- (2) A file changed behind loadgen's back between its write and its read.
 tamper = write(os.path.join(d, "tamper.yaml"), """

@@ -1,0 +1,213 @@
+/* The arguments of a dbench loadfile line, with the messages for what is wrong with
+ * them: numbers, paths (converted once, then found in a map by their text), FIND_FIRST
+ * patterns, and the handles a line opens or uses (checked against what is open at that
+ * point of the file). The lexing is in dbench_parse.c; the ops in dbench_load.c. */
+#include "dbench_args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbench_names.h"
+
+int lg_dbench_fail(struct dctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!c->err || !c->errlen)
+		return -EINVAL;
+	n = snprintf(c->err, c->errlen, "%s:%u: ", c->fname, c->line);
+	if (n >= 0 && (size_t)n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int lg_dbench_nomem(struct dctx *c)
+{
+	if (c->err && c->errlen)
+		snprintf(c->err, c->errlen, "%s: out of memory", c->fname);
+	return -ENOMEM;
+}
+
+/* A field quoted in a message is cut to SHOWN bytes and "...": a 1 MB path in a
+ * hostile loadfile still gives a one-line message. */
+#define SHOWN 64
+static int shown(const char *tok) { return (int)strnlen(tok, SHOWN); }
+static const char *more(const char *tok)
+{
+	return strnlen(tok, SHOWN + 1) > SHOWN ? "..." : "";
+}
+
+/* A whole token as a number (lg_dbench_number), or the message why not. */
+int lg_dbench_arg_number(struct dctx *c, const char *tok, const char *what, uint64_t *out)
+{
+	int rc = lg_dbench_number(tok, out);
+
+	if (rc == -ENOTSUP)
+		return lg_dbench_fail(c, "%s '%s': dbench's random and relative arguments ('*', '+') "
+			    "are not supported", what, tok);
+	if (rc)
+		return lg_dbench_fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
+			    *tok == '-' ? " (negative)" :
+			    rc == -ERANGE ? " (more than 64 bits)" : "");
+	return 0;
+}
+
+static int too_long(struct dctx *c, const char *tok)
+{
+	return lg_dbench_fail(c, "path '%.*s%s' is %zu bytes long (at most %d)", shown(tok), tok,
+		    more(tok), strlen(tok), LG_DBENCH_MAX_PATH);
+}
+
+/* Path field tok: its path index, from the map when seen before. */
+int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index)
+{
+	size_t len = strlen(tok);
+	uint64_t h = lg_dbench_hash(tok, len);
+	uint32_t v[2];
+	const char *why;
+
+	if (!lg_dbench_map_get(&c->paths, tok, len, h, v)) {
+		*index = v[0];
+		return 0;
+	}
+	if (len > LG_DBENCH_MAX_PATH)
+		return too_long(c, tok);
+	if (lg_dbench_path(tok, c->path, sizeof(c->path), &why))
+		return lg_dbench_fail(c, "path '%.*s%s': %s", shown(tok), tok, more(tok), why);
+	if (lg_workload_path(c->wl, c->path, index))
+		return lg_dbench_nomem(c);
+	v[0] = v[1] = *index;
+	return lg_dbench_map_put(&c->paths, tok, len, h, v) ? lg_dbench_nomem(c) : 0;
+}
+
+/* FIND_FIRST's path: a directory and a pattern (path2) when its last component has
+ * a wildcard, else the path to stat. A pattern in the run directory itself has no
+ * directory path (LG_NO_SLOT). */
+static int find_convert(struct dctx *c, const char *tok, struct lg_op *op)
+{
+	char dir[2 * LG_DBENCH_MAX_PATH + 2], pat[2 * LG_DBENCH_MAX_PATH + 2];
+	int rc = 0;
+
+	if (strlen(tok) > LG_DBENCH_MAX_PATH)
+		return too_long(c, tok);
+	if (!lg_dbench_wildcard(tok, dir, pat))
+		return lg_dbench_arg_path(c, tok, &op->path);
+	if (dir[strspn(dir, "/\\")])
+		rc = lg_dbench_arg_path(c, dir, &op->path);
+	if (!rc && strstr(pat, "${"))
+		return lg_dbench_fail(c, "path '%s': contains '${', which loadgen reserves for its "
+			    "placeholders", tok);
+	if (!rc && lg_workload_path(c->wl, pat, &op->path2))
+		return lg_dbench_nomem(c);
+	return rc;
+}
+
+/* find_convert, remembered per field. */
+int lg_dbench_arg_find(struct dctx *c, const char *tok, struct lg_op *op)
+{
+	size_t len = strlen(tok);
+	uint64_t h = lg_dbench_hash(tok, len);
+	uint32_t v[2];
+	int rc;
+
+	if (!lg_dbench_map_get(&c->finds, tok, len, h, v)) {
+		op->path = v[0];
+		op->path2 = v[1];
+		return 0;
+	}
+	if ((rc = find_convert(c, tok, op)))
+		return rc;
+	v[0] = op->path;
+	v[1] = op->path2;
+	return lg_dbench_map_put(&c->finds, tok, len, h, v) ? lg_dbench_nomem(c) : 0;
+}
+
+/* Mark slot open or closed; grows the table to the workload's slots. */
+int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open)
+{
+	if (slot >= c->nopen) {
+		size_t n = c->wl->nslots > slot ? c->wl->nslots : slot + 1;
+		uint8_t *o = realloc(c->open, n * 2);
+
+		if (!o)
+			return lg_dbench_nomem(c);
+		memset(o + c->nopen, 0, n * 2 - c->nopen);
+		c->open = o;
+		c->nopen = n * 2;
+	}
+	c->open[slot] = open;
+	return 0;
+}
+
+/* A handle an op uses: it must be open at this point of the file. */
+int lg_dbench_arg_handle(struct dctx *c, const char *tok, uint32_t *slot)
+{
+	uint64_t h;
+	uint32_t v[1];
+	int rc = lg_dbench_arg_number(c, tok, "handle", &h);
+
+	if (rc)
+		return rc;
+	if (c->last_slot != LG_NO_SLOT && h == c->last_handle)
+		v[0] = c->last_slot;
+	else if (lg_dbench_map_get_num(&c->handles, h, v))
+		return lg_dbench_fail(c, "handle %llu used before it is opened",
+				      (unsigned long long)h);
+	*slot = c->last_slot = v[0];
+	c->last_handle = h;
+	if (*slot >= c->nopen || !c->open[*slot])
+		return lg_dbench_fail(c, "handle %llu used after it is closed",
+				      (unsigned long long)h);
+	return 0;
+}
+
+/* The handle NTCreateX opens. bind: the open is expected to succeed, so later lines
+ * use the handle; otherwise the op binds no slot. A handle's slot is named by its
+ * number, and found by the number once made. */
+int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, bool bind, uint32_t *slot)
+{
+	char name[24];
+	uint64_t h;
+	int rc = lg_dbench_arg_number(c, tok, "handle", &h);
+
+	*slot = LG_NO_SLOT;
+	if (rc || !bind)
+		return rc;
+	if (!lg_dbench_map_get_num(&c->handles, h, slot))
+		return lg_dbench_set_open(c, *slot, true);
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)h);
+	if (lg_workload_slot(c->wl, name, slot))
+		return lg_dbench_nomem(c);
+	if (lg_dbench_map_put_num(&c->handles, h, *slot))
+		return lg_dbench_nomem(c);
+	return lg_dbench_set_open(c, *slot, true);
+}
+
+/* Split line [p, end) into c->fields (lg_dbench_split), growing the scratch buffer. */
+int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end)
+{
+	size_t need = (size_t)(end - p) + LG_DBENCH_MAX_FIELDS + 1;
+	int rc;
+
+	if (need > c->cap) {
+		char *s = realloc(c->scratch, need * 2);
+
+		if (!s)
+			return lg_dbench_nomem(c);
+		c->scratch = s;
+		c->cap = need * 2;
+	}
+	rc = lg_dbench_split(p, end, c->scratch, &c->fields);
+	if (rc == -E2BIG)
+		return lg_dbench_fail(c, "more than %d fields", LG_DBENCH_MAX_FIELDS);
+	return rc ? lg_dbench_fail(c, "NUL byte in the line") : 0;
+}
+
+/* One line of the file. */

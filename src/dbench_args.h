@@ -1,0 +1,68 @@
+/* The dbench loader's state and its argument helpers (dbench_args.c), shared by
+ * dbench_load.c (the ops) and dbench_args.c (the fields). Private to the loader. Every
+ * helper returns 0, or -EINVAL / -ENOMEM with the message in c->err. */
+#ifndef LOADGEN_DBENCH_ARGS_H
+#define LOADGEN_DBENCH_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dbench_names.h"
+#include "dbench_parse.h"
+#include "loadgen/workload.h"
+
+#define LG_DBENCH_MAX_DEPTH 16 /* nesting of LOOP blocks */
+
+struct dspec;
+
+/* State of one load (dbench_load.c owns it; the argument helpers use it). */
+struct dctx {
+	const char *fname;       /* for messages */
+	char *err;               /* message buffer */
+	size_t errlen;
+	struct lg_workload *wl;  /* being built */
+	uint32_t line;           /* 1-based line being compiled */
+	char *scratch;           /* the current line's fields (owned) */
+	size_t cap;              /* allocated bytes of scratch */
+	struct lg_dbench_line fields; /* the current line split */
+	struct lg_dbench_map paths;   /* path field -> its path index (v[0]) */
+	struct lg_dbench_map finds;   /* FIND_FIRST path field -> op.path, op.path2 */
+	struct lg_dbench_map handles; /* handle number -> its slot, once opened */
+	uint64_t last_handle;    /* the handle of the last lookup (runs of ReadX use one) */
+	uint32_t last_slot;      /* and its slot; LG_NO_SLOT before the first */
+	int32_t types[32];       /* per specs[] entry: its type index + 1, 0 until known */
+	char path[LG_DBENCH_MAX_PATH + 1]; /* a converted path */
+	uint8_t *open;           /* per slot: 1 while the handle is open (owned) */
+	size_t nopen;            /* entries of open */
+	uint32_t loops[LG_DBENCH_MAX_DEPTH];     /* ops index of each open LOOP */
+	uint32_t loop_line[LG_DBENCH_MAX_DEPTH]; /* and its line */
+	unsigned depth;          /* open LOOPs */
+	bool repeat;             /* a REPEAT waits for its op */
+	uint32_t repeat_at;      /* ops index of its LOOP */
+	const struct dspec *last; /* the previous line's op: runs of one op are common */
+};
+
+
+/* "FILE:LINE: " and the message into c->err. Returns -EINVAL. */
+__attribute__((format(printf, 2, 3))) int lg_dbench_fail(struct dctx *c, const char *fmt,
+							 ...);
+/* "FILE: out of memory" into c->err. Returns -ENOMEM. */
+int lg_dbench_nomem(struct dctx *c);
+
+/* Split the line [p, end) into c->fields, growing c->scratch. */
+int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end);
+/* Field tok as a number (what: its name in the message). */
+int lg_dbench_arg_number(struct dctx *c, const char *tok, const char *what, uint64_t *out);
+/* Path field tok as a path index of the workload. */
+int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index);
+/* FIND_FIRST's path field: op->path, and op->path2 for a wildcard pattern. */
+int lg_dbench_arg_find(struct dctx *c, const char *tok, struct lg_op *op);
+/* A handle a line uses: its slot, which must be open at this line. */
+int lg_dbench_arg_handle(struct dctx *c, const char *tok, uint32_t *slot);
+/* The handle NTCreateX opens: its slot when bind (the open succeeds), else LG_NO_SLOT. */
+int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, bool bind, uint32_t *slot);
+/* Mark slot open or closed at this point of the file. */
+int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open);
+
+#endif

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Plant small, plausible bugs one at a time and see which ones the test suite misses.
+
+    tests/mutate.py [--only ID,...] [--list] [--full] [--keep] [-j N]
+
+The source tree (the working tree, uncommitted edits included) is copied once to a
+temporary directory and built there. Then for each mutant below: its one-line edit is
+applied to the copy, the copy is rebuilt (only what changed), the mutant's tests run
+(`ctest -R REGEX`; with --full, the whole suite but the benchmark), and the edit is
+undone. A mutant is "killed" when a test fails, "SURVIVED" when every test passes:
+a gap in the suite, or an edit that changes nothing observable (say which, and why,
+before adding a test). "stale" means its text is no longer in the file: update it.
+
+Each mutant is (id, file, text, replacement, test regex). Keep them small and
+plausible: an off-by-one, a wrong operand, a check dropped, a unit confused. The exit
+status is 0 when every mutant was killed, 1 otherwise. Takes a few minutes (2 cores)."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MUTANTS = [
+    # --- offsets (ops.c) ---
+    ("prev-ignored", "src/ops.c",
+     "} else if (!io_offset(c, op, call, &off)) {\n\t\treturn 0;",
+     "} else if (!io_offset(c, op, call, &off) && 0) {\n\t\treturn 0;", "unit_ops"),
+    ("seq-by-size-asked", "src/ops.c",
+     "c->pos[op->slot] = off + (uint64_t)n;", "c->pos[op->slot] = off + op->size;",
+     "unit_ops|unit_client"),
+    ("random-off-by-one", "src/ops.c",
+     "(op->range - op->size) / op->align + 1", "(op->range - op->size) / op->align + 2",
+     "unit_ops"),
+    ("fixed-count-ignored", "src/ops.c",
+     "*off = op->offset + call * op->size;", "*off = op->offset;", "unit_ops"),
+    # --- the client loop (client.c) ---
+    ("latency-from-actual-start", "src/client.c",
+     "end - (intended < start ? intended : start)", "end - start",
+     "unit_client|integration_test_rate_accuracy"),
+    ("pacing-half-interval", "src/client.c",
+     "(uint64_t)((double)bytes / c->sh->rate)", "(uint64_t)((double)bytes / c->sh->rate / 2)",
+     "unit_client|integration_test_rate_accuracy"),
+    ("pacing-by-size-asked", "src/client.c",
+     "c->next_ns += (uint64_t)((double)bytes", "c->next_ns += (uint64_t)((double)op->size",
+     "unit_client|integration_test_rate_accuracy|integration_test_modes"),
+    ("deadline-ignored", "src/client.c",
+     "(phase == LG_CLOCK_EXECUTE && c->now_ns >=", "(phase == LG_CLOCK_EXECUTE && 0 && c->now_ns >=",
+     "unit_client|unit_engine|integration_test_timed"),
+    ("loop-one-more", "src/client.c",
+     "c->loops[op->slot] = op->count;", "c->loops[op->slot] = op->count + 1;",
+     "unit_client|unit_yaml_steps|integration_test_repeat|integration_test_run_once"),
+    ("choose-boundary", "src/client.c",
+     "while (r >= alt->cum_weight)", "while (r > alt->cum_weight)",
+     "unit_client|integration_test_repeat"),
+    ("pick-seq-stuck", "src/client.c",
+     "return (c->vars[op->var] + 1) % op->count;", "return c->vars[op->var] % op->count;",
+     "unit_client|integration_test_pick"),
+    ("expect-success-always-ok", "src/client.c",
+     "if (op->expect != LG_EXPECT_ANY && got != op->expect)",
+     "if (op->expect != LG_EXPECT_ANY && got != op->expect && got != 0)",
+     "unit_client|integration_test_errors"),
+    ("read-bytes-as-written", "src/client.c",
+     "\t\tif (op->kind == LG_OP_READ)\n\t\t\tt->bytes_read += bytes;",
+     "\t\tif (op->kind == LG_OP_WRITE)\n\t\t\tt->bytes_read += bytes;",
+     "unit_client|integration_test_run_once_exact"),
+    # --- compare's statistics ---
+    ("threshold-2-alpha", "src/compare_eval.c",
+     "if (!(m->welch.p < opts->alpha)) {", "if (!(m->welch.p < 2 * opts->alpha)) {",
+     "unit_compare|integration_test_compare"),
+    ("one-sided-p", "src/statistics.c",
+     "w.p = lg_stat_t_two_sided(w.t, w.df);", "w.p = lg_stat_t_two_sided(w.t, w.df) / 2;",
+     "unit_statistics|unit_compare|integration_test_compare"),
+    # --- --verify ---
+    ("holes-verified", "src/verify.c",
+     "cs->verified_bytes += r->checked * UNIT;",
+     "cs->verified_bytes += (r->checked + r->zero) * UNIT;",
+     "unit_verify|integration_test_verify"),
+    # --- loading ---
+    ("loadfile-dir-not-checked", "src/loadfile.c",
+     "else if (S_ISDIR(st.st_mode))", "else if (0 && S_ISDIR(st.st_mode))",
+     "unit_loadfile|integration_test_loadfile_errors"),
+    ("dbench-quotes-kept", "src/dbench_parse.c",
+     "quoted = !quoted;", "quoted = !quoted, *o++ = *p;",
+     "unit_dbench|integration_test_dbench"),
+    ("dbench-closed-handle-ok", "src/dbench_args.c",
+     "if (*slot >= c->nopen || !c->open[*slot])", "if (*slot >= c->nopen)",
+     "unit_dbench|unit_hostile"),
+    ("dbench-number-overflow", "src/dbench_parse.c",
+     "if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))",
+     "if ((v = v * 10 + d, 0))", "unit_dbench|unit_hostile"),
+    # --- run set-up ---
+    ("rlimit-per-thread-not-counted", "src/rlimits.c",
+     "per * cfg->clients", "per", "unit_rlimits"),
+    ("fairness-formula", "src/stats.c",
+     "sum * sum / ((double)n * sq)", "sum / ((double)n * sq)",
+     "unit_result_summary|unit_result_json|integration_test_timed"),
+    ("lock-waits", "src/ops_dbench.c",
+     "F_OFD_SETLK, &fl)", "F_OFD_SETLKW, &fl)", "unit_ops"),
+]
+
+
+def sh(cmd, cwd, timeout=1800):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def copy_tree(dst):
+    ignore = shutil.ignore_patterns("build*", ".git", "__pycache__")
+    shutil.copytree(SRC, dst, ignore=ignore, symlinks=True)
+
+
+def run_one(m, tree, build, full, jobs):
+    mid, rel, old, new, regex = m
+    path = os.path.join(tree, rel)
+    with open(path) as f:
+        text = f.read()
+    if text.count(old) != 1:
+        return "stale", f"{rel}: the text to mutate occurs {text.count(old)} times"
+    try:
+        with open(path, "w") as f:
+            f.write(text.replace(old, new))
+        b = sh(["cmake", "--build", build, "-j", str(jobs)], tree)
+        if b.returncode != 0:
+            return "killed", "does not build"
+        args = ["ctest", "--test-dir", build, "-j", str(jobs), "-LE", "bench"]
+        if not full:
+            args += ["-R", regex]
+        t = sh(args, tree)
+        if "No tests were found" in t.stdout + t.stderr:
+            return "stale", f"no test matches {regex}"
+        failed = [ln.split("-", 1)[-1].strip() for ln in t.stdout.splitlines()
+                  if "(Failed)" in ln or "(Timeout)" in ln or "(SEGFAULT)" in ln]
+        if t.returncode != 0:
+            return "killed", ", ".join(failed) or "ctest failed"
+        return "SURVIVED", f"{regex} passed"
+    finally:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--full", action="store_true", help="run the whole suite per mutant")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary tree")
+    ap.add_argument("-j", type=int, default=2, help="build and test jobs (default 2)")
+    a = ap.parse_args()
+    mutants = MUTANTS
+    if a.only:
+        want = set(a.only.split(","))
+        mutants = [m for m in MUTANTS if m[0] in want]
+    if a.list:
+        for m in mutants:
+            print(f"{m[0]:32} {m[1]:22} tests: {m[4]}")
+        return 0
+    work = tempfile.mkdtemp(prefix="lg-mutate.")
+    tree, build = os.path.join(work, "src"), os.path.join(work, "build")
+    copy_tree(tree)
+    print(f"building the unmutated copy in {work} ...", flush=True)
+    if sh(["cmake", "-S", tree, "-B", build], tree).returncode or \
+       sh(["cmake", "--build", build, "-j", str(a.j)], tree).returncode:
+        print("the unmutated tree does not build", file=sys.stderr)
+        return 2
+    results = []
+    for m in mutants:
+        t0 = time.monotonic()
+        verdict, why = run_one(m, tree, build, a.full, a.j)
+        results.append((m[0], verdict, why))
+        print(f"{verdict:8} {m[0]:32} {time.monotonic() - t0:5.0f} s  {why}", flush=True)
+    # rebuild the restored tree so a kept copy is the real one again
+    sh(["cmake", "--build", build, "-j", str(a.j)], tree)
+    survived = [r for r in results if r[1] != "killed"]
+    print(f"\n{len(results) - len(survived)} of {len(results)} mutants killed" +
+          (": survivors " + ", ".join(r[0] for r in survived) if survived else ""))
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,280 @@
+/* client.c: one client's loop over a temporary directory through lg_client_main --
+ * byte and op accounting per stats row and in the live counters, repeat/choose/pick/
+ * when control flow, expect handling, the stop, abort and deadline checks, warm-up not
+ * recorded, and -R: the pacing arithmetic and latency counted from the intended start
+ * (a stall shows in the latency of the ops queued behind it, not in their service
+ * time). */
+#include "client_harness.h"
+
+#include <errno.h>
+
+#include "loadgen/histogram.h"
+
+#define MS 1000000ull
+
+/* Byte and op accounting: per row, and the live counters the monitor reads. */
+static void test_accounting(void **state)
+{
+	struct harness *h = h_new("setup:\n"
+		"  - create: {path: f, as: f}\n"
+		"  - write: {file: f, size: 1000}\n"   /* setup: not recorded */
+		"  - close: f\n"
+		"run:\n"
+		"  - open: {path: f, as: f}\n"
+		"  - write: {file: f, size: 4KiB, count: 3}\n"
+		"  - read: {file: f, size: 4KiB, offset: 0, count: 2}\n"
+		"  - read: {file: f, size: 4KiB}\n"    /* at 8 KiB: 4 KiB */
+		"  - read: {file: f, size: 4KiB}\n"    /* at 12 KiB: 0 (end) */
+		"  - close: f\n"
+		"cleanup:\n"
+		"  - unlink: f\n");
+	struct lg_type_stats *w, *r;
+
+	(void)state;
+	lg_client_main(&h->c);
+	w = h_type(h, "write");
+	r = h_type(h, "read");
+	assert_int_equal(w->count, 3);
+	assert_int_equal(w->bytes_written, 3 * 4096);
+	assert_int_equal(w->bytes_read, 0);
+	assert_int_equal(r->count, 4);
+	assert_int_equal(r->bytes_read, 3 * 4096);
+	assert_int_equal(r->bytes_written, 0);
+	assert_int_equal(h_type(h, "open")->count, 1);
+	assert_int_equal(h_type(h, "close")->count, 1);
+	assert_int_equal(h_type(h, "unlink")->count, 0); /* cleanup is not measured */
+	assert_int_equal(w->hist.count, 3);
+	/* live: every phase (setup 3 ops + 1000 bytes, run 9, cleanup 1) */
+	assert_int_equal(h->live.ops, 3 + 9 + 1);
+	assert_int_equal(h->live.bytes_written, 1000 + 3 * 4096);
+	assert_int_equal(h->live.bytes_read, 3 * 4096);
+	assert_int_equal(h->live.done, 1);
+	assert_int_equal(h_size(h, "f"), -1);
+	h_free(h);
+}
+
+/* repeat (nested, zero), when, and the loop counters. */
+static void test_repeat_when(void **state)
+{
+	struct harness *h = h_new("params:\n"
+		"  on: false\n"
+		"run:\n"
+		"  - mkdir: d\n"
+		"  - repeat: {count: 3, do: [repeat: {count: 2, do: [stat: d]}]}\n"
+		"  - repeat: {count: 0, do: [readdir: d]}\n"
+		"  - repeat: {count: 4, do: [readdir: d]}\n"
+		"  - {fsync: d, when: \"${on}\"}\n"
+		"  - when: true\n"
+		"    rmdir: d\n");
+
+	(void)state;
+	lg_client_main(&h->c);
+	assert_int_equal(h_type(h, "stat")->count, 6);
+	assert_int_equal(h_type(h, "readdir")->count, 4);
+	assert_int_equal(h_type(h, "rmdir")->count, 1);
+	for (size_t i = 0; i < h->wl->ntypes; i++) /* switched off: not even a row */
+		assert_string_not_equal(h->wl->types[i], "fsync");
+	h_free(h);
+}
+
+/* choose: a weight-0 alternative never runs; 3:1 weights give about 3:1. */
+static void test_choose(void **state)
+{
+	struct harness *h = h_new("run:\n"
+		"  - mkdir: d\n"
+		"  - repeat:\n"
+		"      count: 4000\n"
+		"      do:\n"
+		"        - choose:\n"
+		"            - {weight: 3, do: [stat: d]}\n"
+		"            - {weight: 1, do: [readdir: d]}\n"
+		"            - {weight: 0, do: [rmdir: d]}\n"
+		"  - rmdir: d\n");
+	uint64_t a, b;
+
+	(void)state;
+	lg_client_main(&h->c);
+	a = h_type(h, "stat")->count;
+	b = h_type(h, "readdir")->count;
+	assert_int_equal(a + b, 4000);
+	assert_int_equal(h_type(h, "rmdir")->count, 1); /* only the last step */
+	assert_int_equal(h_type(h, "rmdir")->errors, 0);
+	/* binomial(4000, 0.75): sd 27; 3000 +- 200 is 7 sd */
+	assert_in_range(a, 2800, 3200);
+	h_free(h);
+}
+
+/* pick: seq visits 0, 1, 2, 0...; shuffle gives each value once per round. */
+static void test_pick(void **state)
+{
+	struct harness *h = h_new("run:\n"
+		"  - repeat:\n"
+		"      count: 3\n"
+		"      do:\n"
+		"        - pick: {var: i, count: 3, order: seq}\n"
+		"        - mkdir: \"s${i}\"\n"
+		"  - repeat:\n"
+		"      count: 5\n"
+		"      do:\n"
+		"        - pick: {var: j, count: 5, order: shuffle}\n"
+		"        - mkdir: \"u${j}\"\n");
+
+	(void)state;
+	lg_client_main(&h->c);
+	assert_int_equal(h_type(h, "mkdir")->count, 8);
+	assert_int_equal(h_type(h, "mkdir")->errors, 0); /* no value twice: no EEXIST */
+	for (int i = 0; i < 3; i++) {
+		char p[8];
+
+		snprintf(p, sizeof(p), "s%d", i);
+		assert_int_not_equal(h_size(h, p), -1);
+	}
+	for (int i = 0; i < 5; i++) {
+		char p[8];
+
+		snprintf(p, sizeof(p), "u%d", i);
+		assert_int_not_equal(h_size(h, p), -1);
+	}
+	h_free(h);
+}
+
+/* expect: the expected errno is no error, another result is, counted per errno with
+ * the line of the op; any accepts everything. */
+static void test_expect(void **state)
+{
+	struct harness *h = h_new("run:\n"
+		"  - stat: {path: none, expect: ENOENT}\n"
+		"  - stat: none\n"
+		"  - mkdir: {path: d, expect: EEXIST}\n"
+		"  - rmdir: {path: none, expect: any}\n"
+		"  - rmdir: d\n");
+	struct lg_type_stats *st, *mk;
+
+	(void)state;
+	lg_client_main(&h->c);
+	st = h_type(h, "stat");
+	mk = h_type(h, "mkdir");
+	assert_int_equal(st->count, 2);
+	assert_int_equal(st->errors, 1);
+	assert_int_equal(st->errnos[ENOENT], 1);
+	assert_int_equal(mk->errors, 1);          /* it succeeded: not what was expected */
+	assert_int_equal(h_type(h, "rmdir")->errors, 0);
+	assert_int_equal(h->st->nnotes, 2);
+	assert_int_equal(h->st->notes[0].line, 3); /* "stat: none" */
+	assert_int_equal(h->st->notes[0].got, ENOENT);
+	assert_int_equal(h->st->notes[1].got, 0);
+	assert_int_equal(h->st->notes[1].expect, EEXIST);
+	h_free(h);
+}
+
+/* Stop: a client told to stop runs no measured op; abort likewise. Warm-up runs ops
+ * (live counters) but records none. */
+static void test_stop_abort_warmup(void **state)
+{
+	const char *yaml = "run:\n  - mkdir: d\n  - rmdir: d\n";
+	struct harness *h = h_new(yaml);
+
+	(void)state;
+	h->sh.phase = LG_CLOCK_STOP;
+	lg_client_main(&h->c);
+	assert_int_equal(h_type(h, "mkdir")->count, 0);
+	assert_int_equal(h->live.ops, 0);
+	h_free(h);
+
+	h = h_new(yaml);
+	h->sh.abort = 1;
+	lg_client_main(&h->c);
+	assert_int_equal(h->live.ops, 0);
+	h_free(h);
+
+	h = h_new(yaml);
+	h->sh.phase = LG_CLOCK_WARMUP;
+	lg_client_main(&h->c);
+	assert_int_equal(h->live.ops, 2);
+	assert_int_equal(h_type(h, "mkdir")->count, 0);
+	assert_false(h->c.recording);
+	h_free(h);
+}
+
+/* Deadline: a looping client stops by itself once an op ends past the deadline, even
+ * though the master never says stop. */
+static void test_deadline(void **state)
+{
+	struct harness *h = h_new("run:\n  - sleep: 5ms\n");
+	uint64_t t0 = lg_now_ns(), t1;
+
+	(void)state;
+	h->sh.run_once = false;
+	h->sh.deadline = t0 + 100 * MS;
+	lg_client_main(&h->c);
+	t1 = lg_now_ns();
+	assert_true(t1 >= t0 + 100 * MS);
+	assert_true(t1 < t0 + 2000 * MS); /* one op past it, with room for a loaded host */
+	assert_true(h->live.last_end_ns >= t0 + 100 * MS);
+	assert_in_range(h_type(h, "sleep")->count, 2, 21);
+	h_free(h);
+}
+
+/* -R arithmetic: each op's intended start is the previous one's plus its bytes / rate,
+ * exactly, so N ops of B bytes end the schedule N * B / rate after the first start and
+ * take at least (N - 1) * B / rate. */
+static void test_rate_schedule(void **state)
+{
+	/* 4096 bytes per 2 ms */
+	struct harness *h = h_new_rate("setup:\n  - create: {path: f, as: f}\n"
+				       "run:\n  - write: {file: f, size: 4KiB, offset: 0, count: 20}\n",
+				       4096.0 / (2.0 * MS));
+	uint64_t t0 = lg_now_ns(), t1, first;
+
+	(void)state;
+	lg_client_main(&h->c);
+	t1 = lg_now_ns();
+	first = h->c.next_ns - 20 * 2 * MS;
+	assert_true(first >= t0 && first <= t1);
+	assert_true(t1 - first >= 19 * 2 * MS);
+	assert_int_equal(h_type(h, "write")->count, 20);
+	h_free(h);
+}
+
+/* -R with a stall: a 300 ms sleep, then 10 writes scheduled 10 ms apart. The writes are
+ * late by 300, 290, ... 210 ms behind their intended starts, so their latency median is
+ * near 250 ms, while each write itself (service time) is quick. */
+static void test_rate_stall_latency(void **state)
+{
+	struct harness *h = h_new_rate("setup:\n  - create: {path: f, as: f}\n"
+				       "run:\n  - sleep: 300ms\n"
+				       "  - write: {file: f, size: 4KiB, offset: 0, count: 10}\n",
+				       4096.0 / (10.0 * MS));
+	struct lg_type_stats *w;
+	size_t row;
+	uint64_t lat50, svc50;
+
+	(void)state;
+	lg_client_main(&h->c);
+	w = h_type(h, "write");
+	row = (size_t)(w - h->st->types);
+	assert_int_equal(w->count, 10);
+	assert_non_null(h->st->svc);
+	lat50 = lg_histogram_percentile(&w->hist, 50);
+	svc50 = lg_histogram_percentile(&h->st->svc[row], 50);
+	assert_in_range(lat50, 200 * MS, 400 * MS);
+	assert_true(svc50 < 100 * MS);
+	h_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_repeat_when),
+		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_stop_abort_warmup),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_rate_schedule),
+		cmocka_unit_test(test_rate_stall_latency),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,151 @@
+/* compare.c, the `loadgen compare` command line: options and their errors (exit 2 with
+ * the offending argument), unreadable files named, the text verdict, --json on stdout
+ * as one document, and --fail-if-slower's exit status. stdout and stderr are captured
+ * through files. (compare_eval.c, the evaluation, is tested in test_compare.c.) */
+#include "loadgen/compare.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[64], out[2][16384]; /* the last call's stdout and stderr */
+
+static int make_dir(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/lg-compare.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* `loadgen compare ARGS...` (NULL-terminated), capturing stdout and stderr. */
+static int compare(const char *first, ...)
+{
+	char *argv[16] = { "compare" }, cap[2][128];
+	int argc = 1, saved[2], rc;
+	const char *a = first;
+	va_list ap;
+
+	va_start(ap, first);
+	for (; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < 2; i++) {
+		int fd;
+
+		snprintf(cap[i], sizeof(cap[i]), "%s/%s", dir, i ? "err" : "out");
+		fd = open(cap[i], O_RDWR | O_CREAT | O_TRUNC, 0644);
+		saved[i] = dup(1 + i);
+		dup2(fd, 1 + i);
+		close(fd);
+	}
+	rc = lg_compare_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(cap[i], "r");
+		size_t n = fread(out[i], 1, sizeof(out[i]) - 1, f);
+
+		out[i][n] = '\0';
+		fclose(f);
+		dup2(saved[i], 1 + i);
+		close(saved[i]);
+	}
+	return rc;
+}
+
+/* A result file with one run per value of mbps; returns its path (static per name). */
+static const char *result(const char *name, const double *mbps, size_t n)
+{
+	static char paths[4][128];
+	static int k;
+	json_t *runs = json_array(), *doc;
+	char *p = paths[k++ % 4];
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:f, s:f, s:{s:{s:i, s:{s:i, s:i, s:i, s:i}, s:[[i, i, i]]}}}",
+			"status", "complete", "throughput_mbps", mbps[i], "ops_per_s", mbps[i] * 10,
+			"ops_by_type", "read", "count", 1, "latency_ns", "min", 1000, "p50", 1000,
+			"p99", 1000, "max", 1000, "histogram", 1000, 1000, 1));
+	doc = json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:i}, s:o}",
+			"schema", "loadgen-result/1", "loadgen", "version", "0.1.0",
+			"env", "kernel", "6.1.0", "workload", "name", "w", "sha256", "aa",
+			"config", "clients", 1, "runs", runs);
+	snprintf(p, 128, "%s/%s", dir, name);
+	assert_int_equal(json_dump_file(doc, p, 0), 0);
+	json_decref(doc);
+	return p;
+}
+
+static const double BASE[] = { 100, 101, 99, 100 }, HALF[] = { 50, 51, 49, 50 };
+
+static void test_usage(void **state)
+{
+	const char *b = result("b.json", BASE, 4);
+
+	(void)state;
+	assert_int_equal(compare("--help", NULL), 0);
+	assert_non_null(strstr(out[0], "Usage: loadgen compare"));
+	assert_int_equal(compare(b, NULL), 2);
+	assert_non_null(strstr(out[1], "need a baseline and at least one file"));
+	assert_int_equal(compare("--min-effect", "-3", b, b, NULL), 2);
+	assert_non_null(strstr(out[1], "invalid --min-effect (want a percentage >= 0): '-3'"));
+	assert_int_equal(compare("--fail-if-slower", "x", b, b, NULL), 2);
+	assert_non_null(strstr(out[1], "'x'"));
+	assert_int_equal(compare("--colour", b, b, NULL), 2);
+	assert_non_null(strstr(out[1], "--colour"));
+	assert_int_equal(compare(b, "/nonexistent/r.json", NULL), 2);
+	assert_non_null(strstr(out[1], "/nonexistent/r.json"));
+}
+
+static void test_verdicts(void **state)
+{
+	const char *b = result("b.json", BASE, 4), *h = result("h.json", HALF, 4);
+	json_t *doc;
+
+	(void)state;
+	assert_int_equal(compare(b, h, NULL), 0);
+	assert_non_null(strstr(out[0], "Verdict: slower (decided on MB/s: -50.0 %"));
+	assert_int_equal(compare("--fail-if-slower", "10%", b, h, NULL), 3);
+	assert_int_equal(compare("--fail-if-slower", "60", b, h, NULL), 0); /* by less */
+	assert_int_equal(compare("--min-effect", "60", b, h, NULL), 0);
+	assert_non_null(strstr(out[0], "no significant difference"));
+	assert_int_equal(compare("--json", b, h, NULL), 0);
+	doc = json_loads(out[0], 0, NULL); /* stdout is one JSON document and nothing else */
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")),
+			    LG_COMPARE_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "comparisons"), 0), "verdict")), "slower");
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_usage, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_verdicts, make_dir, remove_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,240 @@
+/* engine.c: whole runs of small workloads through lg_engine_run, threads and
+ * processes -- exact merged counts for --run-once, the measured time of a timed run,
+ * setup errors refusing the run, the run directory made and removed (or kept), the
+ * timeline adding up to the totals' ops, and an interrupt ending a long run early. */
+#include "loadgen/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "loadgen/yaml_load.h"
+
+static char dir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(path);
+}
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/lg-engine.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	(void)state;
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Entries left in dir. */
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static struct lg_workload *load(const char *yaml, unsigned clients)
+{
+	struct lg_workload *wl;
+	char err[512];
+
+	if (lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, clients, &wl, err, sizeof(err)))
+		fail_msg("%s", err);
+	return wl;
+}
+
+static struct lg_config config(unsigned clients, bool processes)
+{
+	return (struct lg_config){
+		.clients = clients, .mode = processes ? "processes" : "threads",
+		.directory = dir, .time_s = 1, .warmup_s = 0, .run_once = true, .seed = 1,
+		.quiet = true, .processes = processes, .repeat = 1, .interval_s = 0.1,
+		.stall_threshold_s = 1,
+	};
+}
+
+static const char *const RW = "setup:\n  - mkdir: \"c${client}\"\n"
+	"run:\n"
+	"  - create: {path: \"c${client}/f\", as: f, flags: [truncate]}\n"
+	"  - write: {file: f, size: 8KiB, count: 4}\n"
+	"  - read: {file: f, size: 8KiB, offset: 0, count: 2}\n"
+	"  - close: f\n"
+	"cleanup:\n  - unlink: \"c${client}/f\"\n  - rmdir: \"c${client}\"\n";
+
+static void run_once(bool processes)
+{
+	struct lg_workload *wl = load(RW, 3);
+	struct lg_config cfg = config(3, processes);
+	struct lg_run run;
+	char err[512];
+
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_int_equal(run.nclients, 3);
+	assert_int_equal(run.ops, 3 * 8);
+	assert_int_equal(run.bytes_written, 3 * 4 * 8192);
+	assert_int_equal(run.bytes_read, 3 * 2 * 8192);
+	assert_int_equal(run.errors, 0);
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t n = 0;
+
+		for (size_t t = 0; t < run.ntypes; t++)
+			n += run.clients[i]->types[t].count;
+		assert_int_equal(n, 8);
+	}
+	assert_int_equal(run.all.count, run.ops);
+	assert_int_equal(entries(), 0); /* run directory removed */
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+static void test_run_once_threads(void **state)
+{
+	(void)state;
+	run_once(false);
+}
+
+static void test_run_once_processes(void **state)
+{
+	(void)state;
+	run_once(true);
+}
+
+/* A timed run measures about its time, and its timeline's ops add up to the total. */
+static void test_timed(void **state)
+{
+	struct lg_workload *wl = load("run:\n  - mkdir: d${client}\n  - rmdir: d${client}\n", 2);
+	struct lg_config cfg = config(2, false);
+	struct lg_run run;
+	char err[512];
+	uint64_t sum = 0;
+
+	(void)state;
+	cfg.run_once = false;
+	cfg.time_s = 0.5;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_true(run.duration_s >= 0.5 && run.duration_s < 1.5);
+	assert_true(run.ops > 0);
+	assert_true(run.ntimeline >= 1);
+	for (size_t i = 0; i < run.ntimeline; i++)
+		sum += run.timeline[i].ops;
+	assert_true(sum <= run.ops);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+/* Unexpected results in setup are warned about (stderr), not measured: the run goes on
+ * and its error count is the measured phase's only. */
+static void test_setup_error(void **state)
+{
+	struct lg_workload *wl = load("setup:\n  - rmdir: none\nrun:\n  - stat: x\n", 1);
+	struct lg_config cfg = config(1, false);
+	struct lg_run run;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_int_equal(run.ops, 1);
+	assert_int_equal(run.errors, 1); /* the stat of x, not the rmdir of setup */
+	assert_int_equal(entries(), 0);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+/* --keep leaves the run directory and its files. */
+static void test_keep(void **state)
+{
+	struct lg_workload *wl = load("run:\n  - mkdir: kept\n", 1);
+	struct lg_config cfg = config(1, false);
+	struct lg_run run;
+	char err[512];
+
+	(void)state;
+	cfg.keep = true;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_int_equal(entries(), 1);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+/* As main.c does: a signal handler asks the engine to stop. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	lg_engine_interrupt();
+}
+
+/* Signal the master thread (arg) after 300 ms; the handler runs on that thread. */
+static void *interrupt_later(void *arg)
+{
+	struct timespec ts = { 0, 300000000 };
+
+	nanosleep(&ts, NULL);
+	pthread_kill(*(pthread_t *)arg, SIGUSR1);
+	return NULL;
+}
+
+/* An interrupt (a signal, as from Ctrl-C) ends a 30 s run within a second or so; the
+ * result is still merged. */
+static void test_interrupt(void **state)
+{
+	struct lg_workload *wl = load("run:\n  - sleep: 10ms\n", 2);
+	struct lg_config cfg = config(2, false);
+	struct lg_run run;
+	pthread_t t, self = pthread_self();
+	char err[512];
+
+	(void)state;
+	cfg.run_once = false;
+	cfg.time_s = 30;
+	signal(SIGUSR1, on_signal);
+	pthread_create(&t, NULL, interrupt_later, &self);
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	pthread_join(t, NULL);
+	assert_true(lg_engine_interrupted());
+	assert_true(run.duration_s < 5);
+	assert_true(run.ops > 0);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_once_threads, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_run_once_processes, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_timed, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_setup_error, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_keep, setup_dir, remove_dir),
+		/* last: the interrupt flag stays set */
+		cmocka_unit_test_setup_teardown(test_interrupt, setup_dir, remove_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,181 @@
+/* result_summary.c: throughput and ops/s of a run, the summary of repeated runs (mean,
+ * stddev, min, max, CI, with null where one run has no spread), fairness over clients,
+ * stalls, and corruption notes as the result file states them. Runs are built by hand
+ * so each figure can be worked out on paper. */
+#include "result_summary.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static double real(const json_t *o, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(o, a);
+
+	if (b)
+		v = json_object_get(v, b);
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+static void test_rates(void **state)
+{
+	struct lg_run r = { .duration_s = 2, .ops = 500, .bytes_read = 3000000,
+			    .bytes_written = 1000000 };
+	struct lg_run zero = { 0 };
+
+	(void)state;
+	assert_true(fabs(lg_run_mbps(&r) - 2.0) < 1e-12);   /* 4 MB in 2 s */
+	assert_true(fabs(lg_run_ops_per_s(&r) - 250) < 1e-12);
+	assert_true(lg_run_mbps(&zero) == 0 && lg_run_ops_per_s(&zero) == 0);
+}
+
+/* Three runs of 1, 2 and 3 MB/s: mean 2, stddev 1, CI 2 -+ t(0.975, 2) / sqrt(3). */
+static void test_summary(void **state)
+{
+	struct lg_run runs[3] = {
+		{ .duration_s = 1, .ops = 10, .bytes_written = 1000000 },
+		{ .duration_s = 1, .ops = 20, .bytes_written = 2000000 },
+		{ .duration_s = 1, .ops = 30, .bytes_written = 3000000 },
+	};
+	json_t *s = lg_summary_json(runs, 3), *one;
+	const json_t *ci;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "throughput_mbps"),
+							     "n")), 3);
+	assert_true(fabs(real(s, "throughput_mbps", "mean") - 2) < 1e-12);
+	assert_true(fabs(real(s, "throughput_mbps", "stddev") - 1) < 1e-12);
+	assert_true(real(s, "throughput_mbps", "min") == 1 && real(s, "throughput_mbps", "max") == 3);
+	assert_true(fabs(real(s, "ops_per_s", "mean") - 20) < 1e-12);
+	ci = json_object_get(json_object_get(s, "throughput_mbps"), "ci95");
+	assert_true(fabs(json_number_value(json_array_get(ci, 0)) -
+			 (2 - 4.302652729911275 / sqrt(3))) < 1e-9);
+	json_decref(s);
+	one = lg_summary_json(runs, 1); /* one run: no spread, null not NaN */
+	assert_true(json_is_null(json_object_get(json_object_get(one, "throughput_mbps"),
+						 "stddev")));
+	json_decref(one);
+	assert_null(lg_summary_json(runs, 0));
+}
+
+static struct lg_client_stats *client(unsigned id, uint64_t bytes)
+{
+	struct lg_client_stats *cs;
+
+	assert_int_equal(lg_client_stats_create(id, 1, &cs), 0);
+	cs->types[0].count = bytes / 1000;
+	cs->types[0].bytes_written = bytes;
+	return cs;
+}
+
+/* Clients of 1, 1 and 4 MB: Jain's index (6^2) / (3 * 18) = 2/3. */
+static void test_fairness(void **state)
+{
+	struct lg_client_stats *cs[3] = { client(0, 1000000), client(1, 1000000),
+					  client(2, 4000000) };
+	const char *names[] = { "write" };
+	struct lg_run r = { .duration_s = 1, .nclients = 3, .clients = cs, .ntypes = 1,
+			    .type_names = names, .bytes_written = 6000000 };
+	json_t *f;
+
+	(void)state;
+	f = lg_fairness_json(&r);
+	assert_non_null(f);
+	assert_string_equal(json_string_value(json_object_get(f, "metric")), "throughput_mbps");
+	assert_true(fabs(real(f, "jain_index", NULL) - 2.0 / 3) < 1e-12);
+	assert_true(fabs(real(f, "min", NULL) - 1) < 1e-12);
+	assert_true(fabs(real(f, "median", NULL) - 1) < 1e-12);
+	assert_true(fabs(real(f, "max", NULL) - 4) < 1e-12);
+	json_decref(f);
+	r.bytes_written = 0; /* a run that moves no data: judged by ops/s */
+	f = lg_fairness_json(&r);
+	assert_string_equal(json_string_value(json_object_get(f, "metric")), "ops_per_s");
+	assert_true(fabs(real(f, "max", NULL) - 4000) < 1e-9);
+	json_decref(f);
+	for (int i = 0; i < 3; i++)
+		lg_client_stats_destroy(cs[i]);
+}
+
+static void test_corruption(void **state)
+{
+	struct lg_corruption_note n = { .offset = 4096, .expected_hash = 0xabc,
+					.found_hash = 0x1, .found_magic = 0, .line = 9,
+					.bad_offset = 4100, .expected_byte = 7, .found_byte = 0 };
+	char exp[96], found[96];
+	struct lg_client_stats *cs = client(2, 0);
+	const char *names[] = { "read" };
+	struct lg_run r = { .nclients = 1, .clients = &cs, .ntypes = 1, .type_names = names };
+	json_t *a, *o;
+
+	(void)state;
+	lg_corruption_describe(&n, 2, exp, sizeof(exp), found, sizeof(found));
+	assert_string_equal(exp, "client 2, offset 4096, xxh64 0x0000000000000abc");
+	assert_string_equal(found, "no loadgen header, xxh64 0x0000000000000001");
+	n.found_magic = 1;
+	n.found_client = 5;
+	n.found_offset = 8192;
+	lg_corruption_describe(&n, 2, exp, sizeof(exp), found, sizeof(found));
+	assert_string_equal(found, "client 5, offset 8192, xxh64 0x0000000000000001");
+	strcpy(n.path, "c2/f\xff");
+	cs->corrupt[0] = n;
+	cs->ncorrupt = 1;
+	a = lg_corruption_notes_json(&r);
+	assert_int_equal(json_array_size(a), 1);
+	o = json_array_get(a, 0);
+	assert_int_equal(json_integer_value(json_object_get(o, "client")), 2);
+	assert_string_equal(json_string_value(json_object_get(o, "path")), "c2/f?");
+	assert_string_equal(json_string_value(json_object_get(o, "type")), "read");
+	assert_int_equal(json_integer_value(json_object_get(o, "bad_offset")), 4100);
+	json_decref(a);
+	lg_client_stats_destroy(cs);
+}
+
+static void test_stalls(void **state)
+{
+	struct lg_client_stats *cs = client(0, 0);
+	const char *names[] = { "fsync" };
+	struct lg_run r = { .duration_s = 10, .nclients = 1, .clients = &cs, .ntypes = 1,
+			    .type_names = names, .stall_ns = 1000000000 };
+	json_t *s;
+
+	(void)state;
+	cs->slow_count = 2;
+	cs->slow_total_ns = 3500000000;
+	cs->slowest = (struct lg_slow_op){ .end_ns = 4000000000, .lat_ns = 2500000000,
+					   .line = 12, .type = 0 };
+	s = lg_stalls_json(&r);
+	assert_non_null(s);
+	assert_true(real(s, "threshold_ms", NULL) == 1000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "slow_ops"),
+							     "count")), 2);
+	assert_true(fabs(real(s, "slow_ops", "total_s") - 3.5) < 1e-9);
+	assert_true(fabs(real(s, "slow_ops", "longest_ms") - 2500) < 1e-9);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(s, "slow_ops"),
+							      "longest_type")), "fsync");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "slow_ops"),
+							     "longest_line")), 12);
+	json_decref(s);
+	lg_client_stats_destroy(cs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_fairness),
+		cmocka_unit_test(test_corruption),
+		cmocka_unit_test(test_stalls),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

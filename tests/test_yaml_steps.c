@@ -1,0 +1,154 @@
+/* yaml_steps.c: each step compiled to its lg_op fields through lg_yaml_load -- open
+ * flags, the I/O ops' sizes, counts and offset modes, sync_file_range flags, fadvise
+ * advice, sleep durations, labels and expect -- then repeat and choose compiled into
+ * LOOP/NEXT and CHOOSE/JUMP with their targets, and `when` leaving steps out; and the
+ * errors with their line:column. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "loadgen/yaml_load.h"
+
+static char err[512];
+
+static struct lg_workload *load(const char *yaml)
+{
+	struct lg_workload *wl = NULL;
+
+	if (lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, 1, &wl, err, sizeof(err)))
+		fail_msg("%s", err);
+	return wl;
+}
+
+static int load_fails(const char *yaml)
+{
+	struct lg_workload *wl = NULL;
+	int rc = lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, 1, &wl, err, sizeof(err));
+
+	lg_workload_destroy(wl);
+	return rc;
+}
+
+#define OP(wl, i) (&(wl)->ops[LG_PHASE_RUN][i])
+
+static void test_io_fields(void **state)
+{
+	struct lg_workload *wl = load("run:\n"
+		"  - open: {path: f, as: f, flags: [read]}\n"
+		"  - create: {path: g, as: g, flags: [truncate, append]}\n"
+		"  - write: {file: g, size: 64KiB, count: 4}\n"
+		"  - read: {file: f, size: 4KB, offset: 1MiB}\n"
+		"  - read: {file: f, size: 512, offset: random, range: 1GiB, align: 4KiB, base: 8}\n"
+		"  - read: {file: f, size: 512, offset: last}\n"
+		"  - write: {file: g, size: 1, offset: append}\n"
+		"  - sync_file_range: {file: g, size: 8KiB, flags: [wait_before, write]}\n"
+		"  - fadvise: {file: f, advice: dontneed}\n"
+		"  - sleep: 1500us\n"
+		"  - stat: {path: f, label: probe, expect: ENOENT}\n"
+		"  - truncate: {file: g, size: 10}\n");
+
+	(void)state;
+	assert_int_equal(OP(wl, 0)->kind, LG_OP_OPEN);
+	assert_int_equal(OP(wl, 0)->flags, O_RDONLY);
+	assert_int_equal(OP(wl, 1)->flags, O_CREAT | O_TRUNC | O_APPEND | O_RDWR);
+	assert_int_equal(OP(wl, 2)->size, 65536);
+	assert_int_equal(OP(wl, 2)->count, 4);
+	assert_int_equal(OP(wl, 2)->off_mode, LG_OFF_SEQ);
+	assert_int_equal(OP(wl, 3)->size, 4000);         /* KB is 10^3 */
+	assert_int_equal(OP(wl, 3)->off_mode, LG_OFF_FIXED);
+	assert_int_equal(OP(wl, 3)->offset, 1 << 20);
+	assert_int_equal(OP(wl, 4)->off_mode, LG_OFF_RANDOM);
+	assert_int_equal(OP(wl, 4)->range, 1ull << 30);
+	assert_int_equal(OP(wl, 4)->align, 4096);
+	assert_int_equal(OP(wl, 4)->offset, 8);
+	assert_int_equal(OP(wl, 5)->off_mode, LG_OFF_LAST);
+	assert_int_equal(OP(wl, 6)->off_mode, LG_OFF_APPEND);
+	assert_int_equal(OP(wl, 7)->flags, 1 | 2); /* SYNC_FILE_RANGE_WAIT_BEFORE | WRITE */
+	assert_int_equal(OP(wl, 8)->flags, 4);     /* POSIX_FADV_DONTNEED */
+	assert_int_equal(OP(wl, 9)->size, 1500000); /* ns */
+	assert_string_equal(wl->types[OP(wl, 10)->type], "probe");
+	assert_int_equal(OP(wl, 10)->expect, ENOENT);
+	assert_int_equal(OP(wl, 11)->size, 10);
+	assert_int_equal(wl->max_io, 65536);
+	lg_workload_destroy(wl);
+}
+
+/* repeat: LOOP (count, target past its NEXT) ... NEXT (back to the first op). choose:
+ * CHOOSE over alternatives with cumulative weights, each ending in a JUMP past them. */
+static void test_control(void **state)
+{
+	struct lg_workload *wl = load("params:\n  n: 3\n  on: no\n"
+		"run:\n"
+		"  - repeat: {count: \"${n}\", do: [mkdir: d, rmdir: d]}\n"   /* 0..3 */
+		"  - choose:\n"                                                /* 4 */
+		"      - {weight: 2, do: [stat: a]}\n"
+		"      - {weight: 5, do: [stat: b]}\n"
+		"  - {readdir: x, when: \"${on}\"}\n"
+		"  - stat: c\n");
+	const struct lg_op *loop = OP(wl, 0), *next = OP(wl, 3), *ch = OP(wl, 4);
+
+	(void)state;
+	assert_int_equal(loop->kind, LG_OP_LOOP);
+	assert_int_equal(loop->count, 3);
+	assert_int_equal(loop->target, 4);
+	assert_int_equal(next->kind, LG_OP_NEXT);
+	assert_int_equal(next->target, 1);
+	assert_int_equal(next->slot, loop->slot);
+	assert_int_equal(ch->kind, LG_OP_CHOOSE);
+	assert_int_equal(ch->count, 2);
+	assert_int_equal(wl->alts[ch->target].cum_weight, 2);
+	assert_int_equal(wl->alts[ch->target + 1].cum_weight, 7);
+	/* each alternative: its op, then a jump to what follows the choose */
+	for (int a = 0; a < 2; a++) {
+		uint32_t t = wl->alts[ch->target + a].target;
+
+		assert_int_equal(OP(wl, t)->kind, LG_OP_STAT);
+		assert_int_equal(OP(wl, t + 1)->kind, LG_OP_JUMP);
+		assert_string_equal(wl->paths[OP(wl, OP(wl, t + 1)->target)->path], "c");
+	}
+	for (size_t i = 0; i < wl->nops[LG_PHASE_RUN]; i++) /* when: false left it out */
+		assert_int_not_equal(OP(wl, i)->kind, LG_OP_READDIR);
+	lg_workload_destroy(wl);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(load_fails("run:\n  - write: {file: nope, size: 1}\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:2:"));
+	assert_non_null(strstr(err, "nope"));
+	assert_int_equal(load_fails("run:\n  - open: {path: f, as: f, flags: [read, write]}\n"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "exclude each other"));
+	assert_int_equal(load_fails("run:\n  - sleep: forever\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:2:"));
+	assert_int_equal(load_fails("run:\n  - mkdir: {path: d, colour: red}\n"), -EINVAL);
+	assert_non_null(strstr(err, "colour"));
+	assert_int_equal(load_fails("run:\n  - jump: d\n"), -EINVAL);
+	assert_non_null(strstr(err, "jump"));
+	assert_int_equal(load_fails("run:\n  - choose: [{weight: 0, do: [mkdir: d]}]\n"),
+			 -EINVAL);
+	assert_int_equal(load_fails("run:\n  - {mkdir: d, when: maybe}\n"), -EINVAL);
+	assert_non_null(strstr(err, "maybe"));
+	assert_int_equal(load_fails("run:\n  - read: {file: f, size: 1, offset: random}\n"),
+			 -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_io_fields),
+		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
