@@ -15,6 +15,7 @@ static const struct {
 	{ "EWOULDBLOCK", EWOULDBLOCK },
 	{ "EDEADLOCK", EDEADLOCK },
 	{ "ENOTSUP", ENOTSUP },
+	{ "ESLOTOPEN", LG_ERR_SLOT_OPEN }, /* loadgen's own: an open into a slot still open */
 };
 
 const char *lg_errno_name(int err)

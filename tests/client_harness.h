@@ -70,6 +70,7 @@ static inline struct harness *h_new_rate(const char *yaml, double rate)
 	h->sh.stall_ns = UINT64_MAX;
 	h->sh.seed = 42;
 	h->sh.rate = rate;
+	h->sh.paced = rate > 0;
 	sz = (h->wl->max_io + 4095) & ~(size_t)4095;
 	assert_int_equal(posix_memalign((void **)&h->wbuf, 4096, sz ? sz : 4096), 0);
 	memset(h->wbuf, 'w', sz ? sz : 4096);

@@ -129,7 +129,7 @@ static void test_verdicts(void **state)
 	assert_int_equal(compare("--fail-if-slower", "10%", b, h, NULL), 3);
 	assert_int_equal(compare("--fail-if-slower", "60", b, h, NULL), 0); /* by less */
 	assert_int_equal(compare("--min-effect", "60", b, h, NULL), 0);
-	assert_non_null(strstr(out[0], "no significant difference"));
+	assert_non_null(strstr(out[0], "significant, but smaller than --min-effect (50.0 % < 60 %)"));
 	assert_int_equal(compare("--json", b, h, NULL), 0);
 	doc = json_loads(out[0], 0, NULL); /* stdout is one JSON document and nothing else */
 	assert_non_null(doc);

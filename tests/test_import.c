@@ -104,11 +104,11 @@ static void test_usage(void **state)
 	assert_int_equal(import(NULL), 2);
 	assert_non_null(strstr(out[1], "missing the loadfile to convert"));
 	assert_int_equal(import("--bogus", NULL), 2);
-	assert_non_null(strstr(out[1], "unknown option --bogus"));
+	assert_non_null(strstr(out[1], "unknown option '--bogus'"));
 	assert_int_equal(import("a", "b", NULL), 2);
 	assert_non_null(strstr(out[1], "more than one input file: b"));
 	assert_int_equal(import("a", "-o", NULL), 2);
-	assert_non_null(strstr(out[1], "missing the file after -o"));
+	assert_non_null(strstr(out[1], "option '-o' needs a value"));
 	assert_int_equal(import("a", "--output=", NULL), 2);
 	assert_non_null(strstr(out[1], "empty output file name"));
 }
