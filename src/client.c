@@ -11,26 +11,6 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
-uint64_t lg_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* splitmix64: a 64-bit generator whose streams are cheap to seed per client. Written here
- * because glibc's reentrant generators (rand_r, *rand48_r) give 31-32 bits per call and
- * offsets in large files need 64. */
-uint64_t lg_client_rand(struct lg_client *c)
-{
-	uint64_t z = (c->rng += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* Length of the directory part of path ("a/b/c" -> 3), 0 when it is the run directory. */
 static size_t dir_len(const char *path)
 {
@@ -134,7 +114,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->fds || !c->setup_fds || !c->slot_line || !c->slot_event || !c->slot_path ||
 	    !c->pos || !c->last || !c->loops || init_vars(c) ||
-	    posix_memalign((void **)&c->buf, 4096, bufsz) || expand_paths(c) ||
+	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
 	for (size_t i = 0; i < nslots; i++) {
@@ -324,21 +304,8 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 	}
 }
 
-void lg_client_sleep_until(struct lg_client *c, uint64_t t)
-{
-	const uint64_t slice = 100000000; /* see a stop request within 100 ms */
-	uint64_t now;
-
-	while ((now = lg_now_ns()) < t &&
-	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
-		uint64_t left = t - now < slice ? t - now : slice;
-		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
-
-		nanosleep(&ts, NULL);
-	}
-}
-
-/* -R, --rate-ops: wait for the op's turn in the client's schedule and return its intended start.
+/* -R, --rate-ops: wait for the op's turn in the client's schedule and return its intended
+ * start.
  * Latency counts from there, so a stall shows in the percentiles instead of silently
  * delaying later sends (coordinated omission). */
 static uint64_t paced_start(struct lg_client *c, uint64_t now)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "loadgen/config.h"
+#include "loadgen/clock.h"
 #include "loadgen/stats.h"
 #include "loadgen/workload.h"
 #include "verify.h"
@@ -134,8 +135,6 @@ void *lg_client_main(void *arg);
 void lg_futex_wait(_Atomic int *word, int val);
 void lg_futex_wake_all(_Atomic int *word);
 
-/* Current CLOCK_MONOTONIC time in ns. */
-uint64_t lg_now_ns(void);
 
 /* lg_op_exec's result for a step it did not execute, by enum lg_skip_reason. */
 #define LG_EXEC_SKIPPED(reason) (-1 - (int)(reason))
@@ -150,10 +149,13 @@ int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 /* -S: fsync the directory holding path index `path`. 0 or an errno. In ops.c. */
 int lg_op_sync_parent(struct lg_client *c, uint32_t path);
 /* Sleep until CLOCK_MONOTONIC time t, in slices, returning early when the master says
- * stop. */
+ * stop. In ops.c (the sleep op's), so the client loop calls the ops, never back. */
 void lg_client_sleep_until(struct lg_client *c, uint64_t t);
 /* Next pseudo-random number of the client's stream. */
-uint64_t lg_client_rand(struct lg_client *c);
+static inline uint64_t lg_client_rand(struct lg_client *c)
+{
+	return lg_rng_next(&c->rng);
+}
 
 /* Index into c->paths and c->parents of an op's path (or path2) index and its variable:
  * a file set's entry for the variable's current value. Without a variable var is 0,

@@ -5,6 +5,7 @@
  * entry), so a malformed file is refused up front with the path of the bad value, and
  * the later steps can read the document without checking again. */
 #include "loadgen/compare.h"
+#include "loadgen/errf.h"
 #include "loadgen/runlog.h"
 
 #include <errno.h>
@@ -26,19 +27,6 @@ static const char *const volatile_keys[] = {
 
 /* The top-level objects whose keys describe the setup. */
 static const char *const setup_sections[] = { "env", "workload", "config", "loadgen" };
-
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* --- Checking a file --- */
 
@@ -71,27 +59,27 @@ static int check_type(const struct lg_cmp_file *f, size_t r, const char *label,
 	size_t i;
 
 	if (!json_is_object(t))
-		return fail(err, errlen, -EINVAL, "%s: runs[%zu].ops_by_type.%s: not an object",
+		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu].ops_by_type.%s: not an object",
 			    f->path, r, label);
 	if (lat && !json_is_object(lat))
-		return fail(err, errlen, -EINVAL,
+		return lg_errf(err, errlen, -EINVAL,
 			    "%s: runs[%zu].ops_by_type.%s.latency_ns: not an object", f->path, r,
 			    label);
 	for (i = 0; lat && i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++) {
 		const json_t *x = json_object_get(lat, lat_keys[i]);
 
 		if (x && !get_count(x, &v))
-			return fail(err, errlen, -EINVAL,
+			return lg_errf(err, errlen, -EINVAL,
 				    "%s: runs[%zu].ops_by_type.%s.latency_ns.%s: not a"
 				    " non-negative integer", f->path, r, label, lat_keys[i]);
 	}
 	if (h && !json_is_array(h))
-		return fail(err, errlen, -EINVAL,
+		return lg_errf(err, errlen, -EINVAL,
 			    "%s: runs[%zu].ops_by_type.%s.histogram: not an array", f->path, r,
 			    label);
 	for (i = 0; h && i < json_array_size(h); i++) {
 		if (!bucket_ok(json_array_get(h, i)))
-			return fail(err, errlen, -EINVAL,
+			return lg_errf(err, errlen, -EINVAL,
 				    "%s: runs[%zu].ops_by_type.%s.histogram[%zu]: expected"
 				    " [low_ns, high_ns, count] with low_ns <= high_ns",
 				    f->path, r, label, i);
@@ -107,7 +95,7 @@ static int get_rate(const struct lg_cmp_file *f, size_t r, const json_t *run,
 	double v = json_is_number(j) ? json_number_value(j) : NAN;
 
 	if (!isfinite(v) || v < 0)
-		return fail(err, errlen, -EINVAL, "%s: runs[%zu].%s: %s", f->path, r, key,
+		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu].%s: %s", f->path, r, key,
 			    j ? "not a non-negative number" : "missing");
 	*out = v;
 	return 0;
@@ -120,7 +108,7 @@ static int check_run(struct lg_cmp_file *f, size_t r, char *err, size_t errlen)
 	int rc;
 
 	if (!json_is_object(run))
-		return fail(err, errlen, -EINVAL, "%s: runs[%zu]: not an object", f->path, r);
+		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu]: not an object", f->path, r);
 	rc = get_rate(f, r, run, "throughput_mbps", &f->mbps[r], err, errlen);
 	if (rc == 0)
 		rc = get_rate(f, r, run, "ops_per_s", &f->ops[r], err, errlen);
@@ -128,7 +116,7 @@ static int check_run(struct lg_cmp_file *f, size_t r, char *err, size_t errlen)
 		return rc;
 	types = json_object_get(run, "ops_by_type");
 	if (types && !json_is_object(types))
-		return fail(err, errlen, -EINVAL, "%s: runs[%zu].ops_by_type: not an object",
+		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu].ops_by_type: not an object",
 			    f->path, r);
 	json_object_foreach((json_t *)types, label, t) {
 		rc = check_type(f, r, label, t, err, errlen);
@@ -144,22 +132,22 @@ static int check_doc(struct lg_cmp_file *f, char *err, size_t errlen)
 	const json_t *schema;
 
 	if (!json_is_object(f->doc))
-		return fail(err, errlen, -EINVAL,
+		return lg_errf(err, errlen, -EINVAL,
 			    "%s: not a loadgen result (the top level is not an object)", f->path);
 	schema = json_object_get(f->doc, "schema");
 	if (!json_is_string(schema))
-		return fail(err, errlen, -EINVAL, "%s: no \"schema\": not a loadgen result",
+		return lg_errf(err, errlen, -EINVAL, "%s: no \"schema\": not a loadgen result",
 			    f->path);
 	if (strcmp(json_string_value(schema), LG_RESULT_SCHEMA) != 0)
-		return fail(err, errlen, -EINVAL, "%s: unknown schema \"%s\" (expected \"%s\")",
+		return lg_errf(err, errlen, -EINVAL, "%s: unknown schema \"%s\" (expected \"%s\")",
 			    f->path, json_string_value(schema), LG_RESULT_SCHEMA);
 	f->runs = json_object_get(f->doc, "runs");
 	if (!f->runs)
-		return fail(err, errlen, -EINVAL, "%s: no \"runs\" in the result", f->path);
+		return lg_errf(err, errlen, -EINVAL, "%s: no \"runs\" in the result", f->path);
 	if (!json_is_array(f->runs))
-		return fail(err, errlen, -EINVAL, "%s: \"runs\" is not an array", f->path);
+		return lg_errf(err, errlen, -EINVAL, "%s: \"runs\" is not an array", f->path);
 	if (json_array_size(f->runs) == 0)
-		return fail(err, errlen, -EINVAL, "%s: \"runs\" is empty: nothing to compare",
+		return lg_errf(err, errlen, -EINVAL, "%s: \"runs\" is empty: nothing to compare",
 			    f->path);
 	return 0;
 }
@@ -256,7 +244,7 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 	out->mbps = calloc(out->nruns, sizeof(double));
 	out->ops = calloc(out->nruns, sizeof(double));
 	if (!out->mbps || !out->ops) {
-		rc = fail(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		rc = lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto fail;
 	}
 	for (size_t r = 0; r < out->nruns; r++) {
@@ -266,7 +254,7 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 	}
 	rc = make_groups(out);
 	if (rc) {
-		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		lg_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
 		goto fail;
 	}
 	return 0;
@@ -288,7 +276,7 @@ static int load_log(const char *path, struct lg_cmp_file *out, char *err, size_t
 	if (!info.complete) {
 		json_decref(doc);
 		lg_runlog_describe(&info, what, sizeof(what));
-		return fail(err, errlen, -EINVAL, "%s: %s", path, what);
+		return lg_errf(err, errlen, -EINVAL, "%s: %s", path, what);
 	}
 	return lg_cmp_file_init(path, doc, out, err, errlen);
 }
@@ -303,11 +291,11 @@ int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_
 	memset(out, 0, sizeof(*out));
 	f = fopen(path, "r");
 	if (!f)
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	/* fopen opens directories for reading; only the first read would fail */
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		return fail(err, errlen, -EISDIR, "%s: %s", path, strerror(EISDIR));
+		return lg_errf(err, errlen, -EISDIR, "%s: %s", path, strerror(EISDIR));
 	}
 	if (lg_runlog_is_log(f)) {
 		fclose(f);
@@ -318,9 +306,9 @@ int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_
 	if (!doc) {
 		/* jansson counts columns from 1, but says 0 before the first character */
 		if (je.line > 0)
-			return fail(err, errlen, -EINVAL, "%s:%d:%d: %s", path, je.line,
+			return lg_errf(err, errlen, -EINVAL, "%s:%d:%d: %s", path, je.line,
 				    je.column > 0 ? je.column : 1, je.text);
-		return fail(err, errlen, -EINVAL, "%s: %s", path, je.text);
+		return lg_errf(err, errlen, -EINVAL, "%s: %s", path, je.text);
 	}
 	return lg_cmp_file_init(path, doc, out, err, errlen);
 }

@@ -3,6 +3,7 @@
  * patterns, and the handles a line opens or uses (checked against what is open at that
  * point of the file). The lexing is in dbench_parse.c; the ops in dbench_load.c. */
 #include "dbench_args.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,11 +21,9 @@ int lg_dbench_fail(struct dctx *c, const char *fmt, ...)
 	if (!c->err || !c->errlen)
 		return -EINVAL;
 	n = snprintf(c->err, c->errlen, "%s:%u: ", c->fname, c->line);
-	if (n >= 0 && (size_t)n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	lg_verrf(c->err, c->errlen, n > 0 ? (size_t)n : 0, -EINVAL, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 

@@ -1,5 +1,6 @@
 /* What the master asks of the operating system around a run (see engine_os.h). */
 #include "engine_os.h"
+#include "loadgen/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,7 +71,7 @@ int lg_write_pattern(size_t max_io, const unsigned char **out)
 	size_t len = ((max_io ? max_io : 1) + 4095) & ~(size_t)4095;
 	unsigned char *p;
 
-	if (posix_memalign((void **)&p, 4096, len))
+	if (posix_memalign((void **)&p, LG_PAGE_SIZE, len))
 		return -ENOMEM;
 	for (size_t i = 0; i < len; i++)
 		p[i] = (unsigned char)('a' + i % 26);
@@ -80,7 +81,7 @@ int lg_write_pattern(size_t max_io, const unsigned char **out)
 
 void lg_sleep_until_ns(uint64_t t)
 {
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+	struct timespec ts = lg_ns_timespec(t);
 
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }

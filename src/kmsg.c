@@ -2,6 +2,7 @@
  * EAGAIN means none is left, EPIPE that records were overwritten before we read them
  * (counted as lost, and reading goes on). */
 #include "loadgen/kmsg.h"
+#include "loadgen/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,7 +150,7 @@ unsigned long lg_kmsg_count(const struct lg_kmsg *k)
 
 static double rel_s(const struct lg_kmsg_entry *e, uint64_t t0_ns)
 {
-	return ((double)e->ts_us * 1e3 - (double)t0_ns) / 1e9;
+	return ((double)e->ts_us * 1e3 - (double)t0_ns) / LG_NS_PER_SEC;
 }
 
 json_t *lg_kmsg_entry_json(const struct lg_kmsg_entry *e, uint64_t t0_ns)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loadgen/clock.h"
 #include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
@@ -164,7 +165,7 @@ static int bad_seconds(const char *opt, const char *arg, const char *want)
 	if (end != arg && v >= 0 && *end && lg_parse_duration(unit, &ns, &why) == 0)
 		return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s, a plain number; "
 					  "did you mean '%s %g'?", opt, arg, want, opt,
-					  v * (double)ns / 1e9);
+					  v * (double)ns / LG_NS_PER_SEC);
 	return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s", opt, arg, want);
 }
 

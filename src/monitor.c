@@ -1,6 +1,7 @@
 /* The run's monitor (see loadgen/monitor.h): sysmon + kmsg + --log, driven by the engine's
  * master at the start, once per interval, and at the end. Nothing here runs on a client. */
 #include "loadgen/monitor.h"
+#include "loadgen/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -35,14 +36,6 @@ struct lg_monitor {
 	json_t *vmdiff;                /* "vmstat_diff", after lg_monitor_end */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The block devices under dir: the chain sysinfo finds (dm-0, sda2, sda). */
 static size_t target_disks(const char *dir, char names[][LG_BLOCK_NAME_MAX], size_t max)
 {
@@ -73,7 +66,7 @@ static int start_sysmon(struct lg_monitor *m, const char *rundir)
 		ptrs[i] = names[i];
 	if (lg_sysmon_create("/", ptrs, n, &m->sys) || lg_kmsg_open(KMSG_PATH, &m->kmsg))
 		return -ENOMEM;
-	return lg_sysmon_sample(m->sys, now_ns(), &m->start);
+	return lg_sysmon_sample(m->sys, lg_now_ns(), &m->start);
 }
 
 int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
@@ -87,7 +80,7 @@ int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	m->t_create = now_ns();
+	m->t_create = lg_now_ns();
 	m->log = cfg->runlog;
 	if (m->log)
 		m->run = lg_runlog_next_run(m->log);
@@ -255,7 +248,7 @@ void lg_monitor_end(struct lg_monitor *m)
 	if (!m)
 		return;
 	lg_monitor_poll(m);
-	if (m->sys && lg_sysmon_sample(m->sys, now_ns(), &last) == 0) {
+	if (m->sys && lg_sysmon_sample(m->sys, lg_now_ns(), &last) == 0) {
 		m->vmdiff = lg_vmstat_diff_json(&m->start.vm, &last.vm);
 		lg_sys_sample_clear(&last);
 	}

@@ -250,6 +250,20 @@ static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(syncfs(fd_of(c, op)));
 }
 
+/* Sleep in slices so that a stop request is seen within 100 ms. */
+void lg_client_sleep_until(struct lg_client *c, uint64_t t)
+{
+	const uint64_t slice = 100 * LG_NS_PER_MS;
+	uint64_t now;
+
+	while ((now = lg_now_ns()) < t &&
+	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
+		struct timespec ts = lg_ns_timespec(t - now < slice ? t - now : slice);
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Think time; a stop request ends it early. */
 static int do_sleep(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		    uint64_t *bytes)

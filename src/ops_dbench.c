@@ -19,6 +19,7 @@
  * Where fileio ignores a result, the op still returns the errno that decides the SMB
  * status, so the status in the loadfile can be checked. */
 #include "ops_dbench.h"
+#include "loadgen/clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -45,7 +46,7 @@ int lg_op_dirbuf(struct lg_client *c, unsigned level, char **buf)
 	if (level >= LG_DIR_LEVELS)
 		return ELOOP;
 	if (!c->dirbufs[level]) {
-		c->dirbufs[level] = aligned_alloc(64, LG_DIRSCAN_BUF);
+		c->dirbufs[level] = aligned_alloc(LG_CACHE_LINE, LG_DIRSCAN_BUF);
 		if (!c->dirbufs[level])
 			return ENOMEM;
 	}

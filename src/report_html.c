@@ -8,6 +8,7 @@
  * package. The data object is dumped with every '<' escaped, so no "</script>" can
  * appear inside its block whatever a path or label holds. */
 #include "loadgen/report_html.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -48,17 +49,6 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
-
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 /* --- The page --- */
 
@@ -150,9 +140,9 @@ static int write_stdout(const json_t *data, const char *title, char *err, size_t
 	int rc = write_page(stdout, data, title);
 
 	if (rc)
-		return fail(err, errlen, rc, "stdout: %s", strerror(-rc));
+		return lg_errf(err, errlen, rc, "stdout: %s", strerror(-rc));
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return fail(err, errlen, -EIO, "stdout: %s", strerror(errno ? errno : EIO));
+		return lg_errf(err, errlen, -EIO, "stdout: %s", strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -166,39 +156,39 @@ static int write_file(const json_t *data, const char *title, const char *path, c
 	int fd = -1, rc = 0;
 
 	if (!dup)
-		return fail(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		return lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 	snprintf(tmp, sizeof(tmp), "%s/.loadgen-report.XXXXXX", dirname(dup));
 	free(dup);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	mask = umask(0); /* mkstemp makes 0600; a report is as readable as any new file */
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) != 0) {
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		goto out;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		goto out;
 	}
 	rc = write_page(f, data, title);
 	if (rc) {
-		fail(err, errlen, rc, "%s: %s", path,
+		lg_errf(err, errlen, rc, "%s: %s", path,
 		     rc == -EINVAL ? "an embedded script contains \"</script\"" : strerror(-rc));
 		fclose(f);
 		goto out;
 	}
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0 || ferror(f)) {
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 		fclose(f);
 		goto out;
 	}
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 out:
 	if (rc)
 		unlink(tmp);

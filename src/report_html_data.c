@@ -11,6 +11,7 @@
  * what `loadgen compare` says. Keys that newer results may carry (summary.by_clients,
  * hosts, the timeline's sys) are passed on when present and ignored when not. */
 #include "loadgen/report_html.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,11 +60,9 @@ static int fail(struct build *b, int rc, const char *fmt, ...)
 	va_list ap;
 	int n = snprintf(b->err, b->errlen, "%s: ", b->f->path);
 
-	if (n >= 0 && (size_t)n < b->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(b->err + n, b->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	lg_verrf(b->err, b->errlen, n > 0 ? (size_t)n : 0, rc, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 

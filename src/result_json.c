@@ -8,6 +8,7 @@
  * jansson refuses anything else and one odd byte must not cost the user the results.
  * Keys keep insertion order (jansson >= 2.8), so files read in a stable order. */
 #include "loadgen/result_json.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -503,19 +504,6 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 	return doc;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 int lg_result_json_check(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -523,27 +511,27 @@ int lg_result_json_check(const char *path, char *err, size_t errlen)
 	int rc = 0;
 
 	if (!path || !*path)
-		return fail(err, errlen, -EINVAL, "%s: empty path", path ? path : "(null)");
+		return lg_errf(err, errlen, -EINVAL, "%s: empty path", path ? path : "(null)");
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return fail(err, errlen, -EISDIR, "%s: is a directory", path);
+			return lg_errf(err, errlen, -EISDIR, "%s: is a directory", path);
 		/* rename() would replace a device node or FIFO instead of writing to it */
 		if (!S_ISREG(st.st_mode))
-			return fail(err, errlen, -EINVAL, "%s: not a regular file", path);
+			return lg_errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 	} else if (errno != ENOENT && errno != ENOTDIR) {
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	}
 	copy = strdup(path);
 	if (!copy)
-		return fail(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		return lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 	dir = dirname(copy);
 	if (stat(dir, &st) != 0)
-		rc = fail(err, errlen, -errno, "%s: directory %s: %s", path, dir,
+		rc = lg_errf(err, errlen, -errno, "%s: directory %s: %s", path, dir,
 			  strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
-		rc = fail(err, errlen, -ENOTDIR, "%s: %s is not a directory", path, dir);
+		rc = lg_errf(err, errlen, -ENOTDIR, "%s: %s is not a directory", path, dir);
 	else if (access(dir, W_OK | X_OK) != 0)
-		rc = fail(err, errlen, -errno, "%s: cannot create files in %s: %s", path, dir,
+		rc = lg_errf(err, errlen, -errno, "%s: cannot create files in %s: %s", path, dir,
 			  strerror(errno));
 	free(copy);
 	return rc;
@@ -619,7 +607,7 @@ int lg_result_json_write(const char *path, json_t *doc, char *err, size_t errlen
 		sync_dir(dir);
 out:
 	if (rc != 0)
-		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		lg_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	free(tmp);
 	free(copy);
 	return rc;

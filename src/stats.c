@@ -4,6 +4,7 @@
  * hot path); the master merges them here once the clients have stopped, so nothing in
  * this file needs to be thread-safe. lg_errno_name/lg_errno_value live in errnames.c. */
 #include "loadgen/stats.h"
+#include "loadgen/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -338,10 +339,10 @@ void lg_run_stalls(const struct lg_run *run, struct lg_stalls *out)
 		if (!cs || !cs->slow_count)
 			continue;
 		out->slow_ops += cs->slow_count;
-		out->slow_total_s += (double)cs->slow_total_ns / 1e9;
+		out->slow_total_s += (double)cs->slow_total_ns / LG_NS_PER_SEC;
 		if (cs->slowest.lat_ns > out->slowest_ns) {
 			out->slowest_ns = cs->slowest.lat_ns;
-			out->slowest_at_s = (double)(cs->slowest.end_ns - run->t0_ns) / 1e9;
+			out->slowest_at_s = (double)(cs->slowest.end_ns - run->t0_ns) / LG_NS_PER_SEC;
 			out->slowest_client = cs->id;
 			out->slowest_type = cs->slowest.type;
 			out->slowest_line = cs->slowest.line;

@@ -1,5 +1,6 @@
 /* Client sweeps and repeats chosen by the data: parsing, and the stopping rule. */
 #include "loadgen/sweep.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,17 +10,6 @@
 #include <string.h>
 
 #include "loadgen/statistics.h"
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* A decimal count 1..max at *s, advancing *s past it. */
 static int count_at(const char **s, unsigned max, unsigned *out)
@@ -111,12 +101,12 @@ int lg_sweep_parse(const char *arg, unsigned ncpu, unsigned max_clients, unsigne
 			goto bad;
 	}
 big:
-	return fail(err, errlen, "invalid NCLIENTS '%s': more than %d client counts", arg,
-		    LG_SWEEP_MAX);
+	return lg_errf(err, errlen, -EINVAL, "invalid NCLIENTS '%s': more than %d client counts",
+		       arg, LG_SWEEP_MAX);
 bad:
-	return fail(err, errlen,
-		    "invalid NCLIENTS '%s': expected a count 1 to %u, a list (1,2,4), a range"
-		    " (1..64) or auto", arg, max_clients);
+	return lg_errf(err, errlen, -EINVAL,
+		       "invalid NCLIENTS '%s': expected a count 1 to %u, a list (1,2,4), a range"
+		       " (1..64) or auto", arg, max_clients);
 }
 
 int lg_repeat_parse(const char *arg, struct lg_repeat *out)

@@ -6,6 +6,7 @@
  * `loadgen compare` rank every number the same way and make "the summary is the sum of
  * the intervals" a one-line check. A number the kernel does not give is left out. */
 #include "loadgen/sysmon.h"
+#include "loadgen/clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,7 +178,7 @@ json_t *lg_sys_interval_json(const struct lg_sysmon *m, const struct lg_sys_samp
 			     const struct lg_sys_sample *b)
 {
 	json_t *c = json_object(), *g = json_object();
-	double secs = (double)(b->t_ns - a->t_ns) / 1e9;
+	double secs = (double)(b->t_ns - a->t_ns) / LG_NS_PER_SEC;
 	const char *const *names;
 	size_t nd = lg_sysmon_disks(m, &names);
 	int rc = !c || !g;

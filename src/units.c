@@ -4,6 +4,7 @@
  * strtoull, which would accept leading blanks, a sign (and negate "-1" into a huge
  * value) and hex prefixes; none of those belong in a workload. */
 #include "loadgen/units.h"
+#include "loadgen/clock.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -40,13 +41,13 @@ static const struct unit size_units[] = {
 };
 
 static const struct unit time_units[] = {
-	{ "", 1000000000ULL }, /* a bare number is seconds, like sleep(1) */
+	{ "", LG_NS_PER_SEC }, /* a bare number is seconds, like sleep(1) */
 	{ "ns", 1 },
 	{ "us", 1000ULL },
 	{ "ms", 1000000ULL },
-	{ "s", 1000000000ULL },
-	{ "m", 60ULL * 1000000000ULL },
-	{ "h", 3600ULL * 1000000000ULL },
+	{ "s", LG_NS_PER_SEC },
+	{ "m", 60 * LG_NS_PER_SEC },
+	{ "h", 3600 * LG_NS_PER_SEC },
 };
 
 /* Parse the leading decimal digits of s into *out; *end gets the first other char. */

@@ -9,18 +9,12 @@
 /* One name of ntcreate's flags into *flags. */
 static int ntcreate_flag(struct lg_yctx *c, const struct lg_ynode *n, int *flags)
 {
-	static const struct {
-		const char *name;
-		int value;
-	} names[] = {
-		{ "directory", O_DIRECTORY }, { "create", O_CREAT }, { "truncate", O_TRUNC },
-	};
 	const char *s;
 	int rc = lg_ystring(c, n, "flags", false, &s);
 
-	for (size_t i = 0; !rc && i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i].name)) {
-			*flags |= names[i].value;
+	for (size_t i = 0; !rc && lg_yntcreate_flags[i].name; i++) {
+		if (!strcmp(s, lg_yntcreate_flags[i].name)) {
+			*flags |= lg_yntcreate_flags[i].value;
 			return 0;
 		}
 	}

@@ -32,6 +32,7 @@ struct lg_yflag {
 
 /* Tables shared by the loader and the writer, NULL-terminated. */
 extern const struct lg_yflag lg_yopen_flags[]; /* open/create flags */
+extern const struct lg_yflag lg_yntcreate_flags[]; /* ntcreate's flags */
 extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
 extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
 /* Index of the first access-mode flag in lg_yopen_flags (read, write, rdwr follow). */

@@ -17,6 +17,10 @@ const struct lg_yflag lg_yopen_flags[] = {
 	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
 	{ "rdwr", O_RDWR },     { NULL, 0 },
 };
+const struct lg_yflag lg_yntcreate_flags[] = {
+	{ "directory", O_DIRECTORY }, { "create", O_CREAT }, { "truncate", O_TRUNC },
+	{ NULL, 0 },
+};
 const struct lg_yflag lg_ysfr_flags[] = {
 	{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
 	{ "write", SYNC_FILE_RANGE_WRITE },

@@ -7,6 +7,8 @@
  * ending in a JUMP past the last) a choose. Strings are always double-quoted, so no
  * path, file or label can be mistaken for YAML syntax. */
 #include "loadgen/yaml_write.h"
+#include "loadgen/clock.h"
+#include "loadgen/errf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,19 +31,6 @@ struct yw {
 	unsigned nargs;            /* arguments written so far in the current op */
 };
 
-/* A symbolic name of a flag value, as the YAML loader knows it. */
-/* open's flags besides create and the access mode; sync before dsync, whose bit
- * O_SYNC includes. */
-static const struct lg_yflag open_flags[] = {
-	{ "truncate", O_TRUNC }, { "exclusive", O_EXCL }, { "append", O_APPEND },
-	{ "sync", O_SYNC },      { "dsync", O_DSYNC },    { "direct", O_DIRECT },
-	{ NULL, 0 },
-};
-static const struct lg_yflag ntcreate_flags[] = {
-	{ "directory", O_DIRECTORY }, { "create", O_CREAT }, { "truncate", O_TRUNC },
-	{ NULL, 0 },
-};
-
 static int fail(struct yw *w, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -54,11 +43,9 @@ static int fail(struct yw *w, size_t i, const char *fmt, ...)
 		return -EINVAL;
 	n = snprintf(w->err, w->errlen, "%s op %zu (line %u): ", w->phase, i,
 		     w->ops[i].line);
-	if (n >= 0 && (size_t)n < w->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(w->err + n, w->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	lg_verrf(w->err, w->errlen, n > 0 ? (size_t)n : 0, -EINVAL, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 
@@ -165,7 +152,7 @@ static int open_args(struct yw *w, size_t i, const struct lg_op *op)
 	if (acc > O_RDWR)
 		return fail(w, i, "open access mode %d has no name", acc);
 	if (rest || access[acc])
-		arg_flags(w, "flags", open_flags, &rest, access[acc]);
+		arg_flags(w, "flags", lg_yopen_flags, &rest, access[acc]); /* bar create, access */
 	return rest ? fail(w, i, "open flags 0x%x have no name", (unsigned)rest) : 0;
 }
 
@@ -180,7 +167,7 @@ static int ntcreate_args(struct yw *w, size_t i, const struct lg_op *op)
 	if ((op->flags & O_ACCMODE) != (dir ? O_RDONLY : O_RDWR) || (dir && (rest & O_TRUNC)))
 		return fail(w, i, "ntcreate flags 0x%x have no name", (unsigned)op->flags);
 	if (rest)
-		arg_flags(w, "flags", ntcreate_flags, &rest, NULL);
+		arg_flags(w, "flags", lg_yntcreate_flags, &rest, NULL);
 	return rest ? fail(w, i, "ntcreate flags 0x%x have no name", (unsigned)rest) : 0;
 }
 
@@ -249,7 +236,7 @@ static void arg_duration(struct yw *w, uint64_t ns)
 		uint64_t ns;
 	} units[] = {
 		{ "h", UINT64_C(3600000000000) }, { "m", UINT64_C(60000000000) },
-		{ "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+		{ "s", LG_NS_PER_SEC }, { "ms", LG_NS_PER_MS }, { "us", 1000 }, { "ns", 1 },
 	};
 	size_t u = 0;
 
