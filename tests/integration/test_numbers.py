@@ -48,8 +48,12 @@ check(abs(mbps - r["throughput_mbps"]) <= 0.006,
 check(re.fullmatch(r"\d+\.\d\d", secs) is not None and
       abs(float(secs) - r["duration_s"]) <= 0.006,
       f"--interval < 1: fractional seconds, the last at the measured time ({secs})")
-check(len({ln.split("execute")[1].split("sec")[0] for ln in lines}) == len(lines),
-      "--interval < 1: seconds differ from line to line")
+# (the last line comes when the clients stop, which may be within 5 ms of the one before
+# on a busy machine: then both round to the same hundredth)
+secs_all = [float(ln.split("execute")[1].split("sec")[0]) for ln in lines]
+check(all(a < b for a, b in zip(secs_all[:-1], secs_all[1:-1])) and
+      secs_all[-1] >= secs_all[-2] if len(secs_all) > 1 else True,
+      f"--interval < 1: seconds differ from line to line ({secs_all})")
 res = run(["-t", "1", "--warmup", "0", "-D", target, "-c", dd, "-p", "count=100", "1"])
 check(re.search(r"execute +1 sec", res.out) is not None, "--interval 1: whole seconds", res)
 shutil.rmtree(d)
