@@ -47,7 +47,6 @@ static int var_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf, size
 /* The 'order' value (n, may be NULL: random) into *order. */
 static int pick_order(struct lg_yctx *c, const struct lg_ynode *n, int32_t *order)
 {
-	static const char *const orders[] = { "random", "seq", "shuffle" };
 	char hint[64];
 	const char *s;
 	int rc;
@@ -58,14 +57,14 @@ static int pick_order(struct lg_yctx *c, const struct lg_ynode *n, int32_t *orde
 	rc = lg_ystring(c, n, "order", false, &s);
 	if (rc)
 		return rc;
-	if (!strcmp(s, "seq"))
-		*order = LG_PICK_SEQ;
-	else if (!strcmp(s, "shuffle"))
-		*order = LG_PICK_SHUFFLE;
-	else if (strcmp(s, "random") != 0)
-		return lg_yfail(c, n, "unknown order '%s'%s (expected random, seq or shuffle)",
-				s, lg_yhint(s, orders, 3, hint, sizeof(hint)));
-	return 0;
+	for (int32_t o = 0; o <= LG_PICK_SHUFFLE; o++) {
+		if (!strcmp(s, lg_ypick_orders[o])) {
+			*order = o;
+			return 0;
+		}
+	}
+	return lg_yfail(c, n, "unknown order '%s'%s (expected random, seq or shuffle)", s,
+			lg_yhint(s, lg_ypick_orders, LG_PICK_SHUFFLE + 1, hint, sizeof(hint)));
 }
 
 int lg_ycompile_pick(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,

@@ -33,6 +33,10 @@ struct lg_yflag {
 /* Tables shared by the loader and the writer, NULL-terminated. */
 extern const struct lg_yflag lg_yopen_flags[]; /* open/create flags */
 extern const struct lg_yflag lg_yntcreate_flags[]; /* ntcreate's flags */
+/* Offset modes by name (enum lg_offset_mode; LG_OFF_FIXED, a number, has none) and pick
+ * orders by name (enum lg_pick_order), for the reader and the writer. */
+extern const char *const lg_yoffset_names[LG_OFF_PREV + 1];
+extern const char *const lg_ypick_orders[LG_PICK_SHUFFLE + 1];
 extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
 extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
 /* Index of the first access-mode flag in lg_yopen_flags (read, write, rdwr follow). */
@@ -224,5 +228,11 @@ int lg_ypath_var(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
  * (past the limits of file sets) or -ENOMEM. */
 int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 const char *s, uint16_t var, uint32_t *index);
+
+/* read, write: file, size, offset, range, align, base, count; sync_file_range: ...,
+ * flags; fadvise: ..., advice (yaml_io.c). */
+int lg_yfill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 
 #endif

@@ -17,6 +17,13 @@ const struct lg_yflag lg_yopen_flags[] = {
 	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
 	{ "rdwr", O_RDWR },     { NULL, 0 },
 };
+const char *const lg_yoffset_names[LG_OFF_PREV + 1] = {
+	[LG_OFF_SEQ] = "seq",       [LG_OFF_FIXED] = NULL,  [LG_OFF_APPEND] = "append",
+	[LG_OFF_RANDOM] = "random", [LG_OFF_LAST] = "last", [LG_OFF_PREV] = "prev",
+};
+const char *const lg_ypick_orders[LG_PICK_SHUFFLE + 1] = {
+	[LG_PICK_RANDOM] = "random", [LG_PICK_SEQ] = "seq", [LG_PICK_SHUFFLE] = "shuffle",
+};
 const struct lg_yflag lg_yntcreate_flags[] = {
 	{ "directory", O_DIRECTORY }, { "create", O_CREAT }, { "truncate", O_TRUNC },
 	{ NULL, 0 },

@@ -175,11 +175,6 @@ static int ntcreate_args(struct yw *w, size_t i, const struct lg_op *op)
  * mode for the op (LG_OFF_SEQ for read and write, LG_OFF_FIXED at 0 for the others). */
 static void offset_args(struct yw *w, const struct lg_op *op, enum lg_offset_mode def)
 {
-	static const char *const names[] = {
-		[LG_OFF_SEQ] = "seq", [LG_OFF_FIXED] = NULL, [LG_OFF_APPEND] = "append",
-		[LG_OFF_RANDOM] = "random", [LG_OFF_LAST] = "last", [LG_OFF_PREV] = "prev",
-	};
-
 	if (op->off_mode == LG_OFF_FIXED) {
 		if (def != LG_OFF_FIXED || op->offset)
 			arg_num(w, "offset", op->offset);
@@ -187,7 +182,7 @@ static void offset_args(struct yw *w, const struct lg_op *op, enum lg_offset_mod
 	}
 	if (op->off_mode != def) {
 		arg(w, "offset");
-		fputs(names[op->off_mode], w->f);
+		fputs(lg_yoffset_names[op->off_mode], w->f);
 	}
 	if (op->off_mode != LG_OFF_RANDOM)
 		return;
@@ -354,10 +349,6 @@ static int emit_pick(struct yw *w, size_t i, int indent)
 {
 	const struct lg_op *op = &w->ops[i];
 
-	static const char *const orders[] = {
-		[LG_PICK_RANDOM] = NULL, [LG_PICK_SEQ] = "seq", [LG_PICK_SHUFFLE] = "shuffle",
-	};
-
 	if (op->var == 0 || op->var >= w->wl->nvars)
 		return fail(w, i, "pick of variable %u, which does not exist", op->var);
 	if (op->flags < 0 || op->flags > LG_PICK_SHUFFLE)
@@ -366,9 +357,9 @@ static int emit_pick(struct yw *w, size_t i, int indent)
 	w->nargs = 0;
 	arg_str(w, "var", w->wl->vars[op->var].name);
 	arg_num(w, "count", op->count);
-	if (orders[op->flags]) {
+	if (op->flags != LG_PICK_RANDOM) { /* the loader's default, left out */
 		arg(w, "order");
-		fputs(orders[op->flags], w->f);
+		fputs(lg_ypick_orders[op->flags], w->f);
 	}
 	fputs("}\n", w->f);
 	return 0;
