@@ -12,7 +12,9 @@
 #include "builtin.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
+#include "loadgen/coord.h"
 #include "loadgen/engine.h"
+#include "loadgen/hosts.h"
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
@@ -30,7 +32,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY
+	OPT_STALL, OPT_VERIFY, OPT_MPI
 };
 
 static const struct option long_options[] = {
@@ -57,6 +59,7 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "mpi", no_argument, NULL, OPT_MPI },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -99,6 +102,9 @@ static void usage(FILE *f)
 		"      --stall-threshold SECONDS  ops this slow are reported as stalls (default %g)\n"
 		"      --verify           write self-describing blocks and check every read of\n"
 		"                         them; a mismatch exits 4\n"
+		"      --mpi              one run across MPI ranks even when no launcher is\n"
+		"                         detected (mpirun and srun are detected); NCLIENTS\n"
+		"                         is per rank (README: Many hosts)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -202,6 +208,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
+	case OPT_MPI: cfg->mpi = true; break;
 	case OPT_REPEAT:
 		if (parse_u64(arg, 10000, &v) || v == 0)
 			return bad_usage("invalid --repeat '%s': expected 1 to 10000", arg);
@@ -243,24 +250,37 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 	return 0;
 }
 
-static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
+/* Load the workload for NCLIENTS on every rank (${clients} is the total). *hash gets a
+ * hash of its text, for the ranks to compare. Errors go to err. */
+static int load_workload(const struct lg_config *cfg, struct lg_workload **wl, uint64_t *hash,
+			 char *err, size_t errlen)
 {
-	char err[1024], *text = NULL;
+	unsigned clients = cfg->clients * lg_coord_size(cfg->coord);
+	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	if (!cfg->loadfile)
+	*hash = LG_HASH_INIT;
+	if (!cfg->loadfile) {
+		*hash = lg_hash_bytes(*hash, lg_builtin_netbench, lg_builtin_netbench_len);
 		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
-				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
-	else if ((rc = lg_loadfile_read(cfg->loadfile, &text, &len)))
-		snprintf(err, sizeof(err), "%s: %s", cfg->loadfile, strerror(-rc));
-	else
+				  cfg->params, cfg->nparams, clients, wl, err, errlen);
+	} else if ((rc = lg_loadfile_read(cfg->loadfile, &text, &len))) {
+		snprintf(err, errlen, "%s: %s", cfg->loadfile, strerror(-rc));
+	} else {
+		*hash = lg_hash_bytes(*hash, text, len);
 		rc = lg_loadfile_compile(cfg->loadfile, text, len, cfg->params, cfg->nparams,
-					 cfg->clients, wl, err, sizeof(err));
+					 clients, wl, err, errlen);
+	}
 	free(text);
-	if (rc)
-		fprintf(stderr, "loadgen: %s\n", err);
 	return rc;
+}
+
+/* Print an error once: on one host, or from rank 0 of several. */
+static void say(const struct lg_config *cfg, const char *prefix, const char *err)
+{
+	if (lg_coord_rank(cfg->coord) == 0)
+		fprintf(stderr, "loadgen: %s%s\n", prefix, err);
 }
 
 /* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
@@ -298,10 +318,14 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 {
 	char err[1024];
 	json_t *doc = lg_result_json_build(cfg, wl, runs, n);
-	int rc = doc ? lg_result_json_write(cfg->json_path, doc, err, sizeof(err)) : -ENOMEM;
+	int rc = doc ? lg_result_json_hosts(doc, runs, n) : -ENOMEM;
+
+	if (!rc)
+		rc = lg_result_json_write(cfg->json_path, doc, err, sizeof(err));
 
 	if (rc)
-		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
+		fprintf(stderr, "loadgen: %s\n", doc && rc != -ENOMEM ? err :
+			"out of memory building the JSON");
 	json_decref(doc);
 	return rc;
 }
@@ -321,10 +345,11 @@ static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
 			printf("%sRun %zu of %u\n", *n ? "\n" : "", *n + 1, cfg->repeat);
 		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "loadgen: %s\n", err);
+			say(cfg, "", err);
 			return rc;
 		}
 		lg_report_print(stdout, cfg, &runs[*n]);
+		lg_report_hosts(stdout, &runs[*n]);
 		fflush(stdout);
 	}
 	lg_report_summary(stdout, runs, *n);
@@ -346,21 +371,61 @@ static int run_status(const struct lg_run *runs, size_t n)
 }
 
 /* Checks that need the workload and may refuse the run before any load starts. */
-static int preflight(struct lg_config *cfg, struct lg_workload *wl)
+static int preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, size_t len)
 {
 	char err[1024];
 
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: --json %s\n", err);
+		snprintf(msg, len, "--json %s", err);
 		return -EINVAL;
 	}
 	if (cfg->drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
-		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
-			strerror(errno));
+		snprintf(msg, len, "--drop-caches needs root: %s: %s", LG_DROP_CACHES_PATH,
+			 strerror(errno));
 		return -EPERM;
 	}
 	lg_workload_add_open_flags(wl, (cfg->sync_open ? O_SYNC : 0) | (cfg->direct ? O_DIRECT : 0));
 	return 0;
+}
+
+/* Join the other ranks when an MPI launcher started us (or --mpi): only rank 0 prints
+ * and writes the result. Returns 0 or an exit status. */
+static int join_ranks(struct lg_config *cfg)
+{
+	char err[1024];
+	int rc = lg_coord_open(cfg->mpi, &cfg->coord, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "loadgen: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (lg_coord_rank(cfg->coord) > 0) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0 && dup2(fd, STDOUT_FILENO) >= 0)
+			close(fd);
+		cfg->json_path = NULL;
+	}
+	return 0;
+}
+
+/* Load the workload on every rank and check that all ranks would run the same load.
+ * Returns 0 or an exit status (the same on every rank). */
+static int load_and_agree(struct lg_config *cfg, struct lg_workload **wl)
+{
+	char err[2048] = "";
+	uint64_t hash = 0;
+	int rc = load_workload(cfg, wl, &hash, err, sizeof(err));
+
+	rc = lg_coord_status(cfg->coord, rc, err, sizeof(err));
+	if (!rc)
+		rc = lg_coord_agree_config(cfg->coord, cfg, hash, err, sizeof(err));
+	if (!rc)
+		rc = lg_coord_status(cfg->coord, preflight(cfg, *wl, err, sizeof(err)), err,
+				     sizeof(err));
+	if (rc)
+		say(cfg, "", err);
+	return rc ? EXIT_USAGE : 0;
 }
 
 int main(int argc, char **argv)
@@ -377,11 +442,13 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "import") == 0)
 		return lg_import_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
+	if (!status)
+		status = join_ranks(&cfg);
+	if (!status)
+		status = load_and_agree(&cfg, &wl);
 	if (status)
 		goto out;
 	status = EXIT_USAGE;
-	if (load_workload(&cfg, &wl) || preflight(&cfg, wl))
-		goto out;
 	runs = calloc(cfg.repeat, sizeof(*runs));
 	if (!runs)
 		goto out;
@@ -389,6 +456,8 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
+	if (cfg.coord)
+		cfg.coord->env = cfg.env;
 	rc = run_all(&cfg, wl, runs, &n);
 	if (rc && n == 0) { /* nothing was measured: the run could not start */
 		if (rc == -ENOSPC || rc == -EDQUOT) /* a fault of the target, not of usage */
@@ -399,6 +468,10 @@ int main(int argc, char **argv)
 	if (cfg.json_path && write_json(&cfg, wl, runs, n) && status == 0)
 		status = EXIT_ERRORS;
 out:
+	if (cfg.coord) { /* every rank leaves with rank 0's status */
+		lg_coord_bcast(cfg.coord, &status, sizeof(status));
+		lg_coord_close(cfg.coord);
+	}
 	for (size_t i = 0; i < n; i++)
 		lg_run_clear(&runs[i]);
 	free(runs);

@@ -7,6 +7,8 @@
 
 #include "loadgen/workload.h"
 
+struct lg_coord;
+
 /* Defaults, documented in README.md and --help. */
 #define LG_DEFAULT_TIME_S 10.0
 #define LG_DEFAULT_WARMUP_S 2.0
@@ -45,6 +47,9 @@ struct lg_config {
 	int argc;              /* the command line, for the result */
 	char **argv;
 	struct json_t *env;    /* environment recorded at the start (borrowed), or NULL */
+	bool mpi;              /* --mpi: coordinate ranks even without a launcher's variables */
+	struct lg_coord *coord; /* the ranks of a run on several hosts (borrowed), or NULL:
+				   one host */
 };
 
 #endif

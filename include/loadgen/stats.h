@@ -9,6 +9,8 @@
 
 #include "loadgen/histogram.h"
 
+struct lg_multi;
+
 #define LG_ERRNO_MAX 134  /* errno values counted individually (0 < errno < 134) */
 #define LG_FIRST_ERRORS 8 /* unexpected results remembered per client, with their line */
 
@@ -141,6 +143,8 @@ struct lg_run {
 	struct lg_lost *lost;            /* client processes lost (owned), nlost entries */
 	size_t nlost;
 	uint64_t stall_ns;               /* ops at least this slow count as stalls */
+	struct lg_multi *multi;          /* ranks and hosts of a run on several (MPI), on
+					    rank 0; NULL on one host (owned) */
 	void *shm;                       /* when set, clients[i] point into this mapping of
 					    shm_len bytes (owned, unmapped by lg_run_clear) */
 	size_t shm_len;
