@@ -72,6 +72,15 @@ int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen)
 #endif
 }
 
+bool lg_coord_built(void)
+{
+#ifdef LOADGEN_MPI
+	return true;
+#else
+	return false;
+#endif
+}
+
 void lg_coord_close(struct lg_coord *c)
 {
 	if (c)

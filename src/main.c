@@ -223,7 +223,9 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_usage("invalid --stall-threshold '%s': expected seconds > 0", arg);
 		break;
 	case 'h': usage(stdout); exit(0);
-	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
+	case 'V':
+		printf("loadgen %s%s\n", LOADGEN_VERSION, lg_coord_built() ? " (MPI)" : "");
+		exit(0);
 	default: usage(stderr); return EXIT_USAGE;
 	}
 	return 0;

@@ -102,8 +102,9 @@ void lg_report_hosts(FILE *out, const struct lg_run *run)
 
 	if (lg_host_sums(run, &s))
 		return;
-	fprintf(out, "\nHosts: %u  ranks: %u  clients per rank: %u  start skew %.3f ms\n",
-		m->nhosts, m->nranks, m->per_rank, m->start_skew_ms);
+	fprintf(out, "\nHosts: %u  ranks: %u  clients per rank: %u  start skew %.3f ms "
+		"(clocks +- %.3f ms)\n", m->nhosts, m->nranks, m->per_rank, m->start_skew_ms,
+		m->clock_error_ms);
 	fprintf(out, " %-24s %5s %7s %10s %10s %10s %10s  %s\n", "host", "ranks", "clients",
 		"MB/sec", "ops/sec", "p99 ms", "max ms", "run dir");
 	for (unsigned i = 0; i < m->nhosts; i++)

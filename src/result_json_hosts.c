@@ -97,6 +97,8 @@ int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
 		h = hosts_json(&runs[i]);
 		if (!h || json_object_set_new(r, "hosts", h) ||
 		    json_object_set_new(r, "start_skew_ms", json_real(runs[i].multi->start_skew_ms)) ||
+		    json_object_set_new(r, "start_skew_clock_error_ms",
+					json_real(runs[i].multi->clock_error_ms)) ||
 		    tag_clients(json_object_get(r, "clients"), runs[i].multi))
 			return -ENOMEM;
 	}

@@ -67,7 +67,10 @@ struct lg_multi {
 	unsigned nhosts;             /* distinct host names */
 	struct lg_rank_info *ranks;  /* nranks entries (owned) */
 	struct lg_host_info *hosts;  /* nhosts entries, in order of first rank (owned) */
-	double start_skew_ms;        /* spread of the ranks' clocks at the common start */
+	double start_skew_ms;        /* spread of the ranks' start (leaving the barrier),
+					rank clocks corrected by their measured offsets */
+	double clock_error_ms;       /* uncertainty of those offsets (half the shortest
+					round trip to the farthest rank); 0 on one rank */
 };
 
 /* Free m and what it owns. NULL is fine. Inline so that the stats module, which owns
@@ -132,6 +135,8 @@ bool lg_coord_detect(const char **name, unsigned *size);
  * NULL (one host, MPI untouched). Returns 0, or -ENOTSUP with err filled when MPI is
  * wanted but this binary has none, or another negative errno from the backend. */
 int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen);
+/* Whether this binary was built with MPI (LOADGEN_MPI). */
+bool lg_coord_built(void);
 /* Leave and free. NULL is fine. */
 void lg_coord_close(struct lg_coord *c);
 /* This process's rank (0 for NULL) and the number of ranks (1 for NULL). */
