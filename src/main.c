@@ -21,6 +21,7 @@
 #include "loadgen/result_json.h"
 #include "loadgen/sysinfo.h"
 #include "loadgen/yaml_load.h"
+#include "tag_stderr.h"
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
 #define EXIT_USAGE 2       /* bad usage or workload, nothing ran */
@@ -407,6 +408,7 @@ static int join_ranks(struct lg_config *cfg)
 		if (fd >= 0 && dup2(fd, STDOUT_FILENO) >= 0)
 			close(fd);
 		cfg->json_path = NULL;
+		lg_stderr_tag(cfg->coord->host, cfg->coord->rank);
 	}
 	return 0;
 }
@@ -473,6 +475,7 @@ out:
 	if (cfg.coord) { /* every rank leaves with rank 0's status */
 		lg_coord_bcast(cfg.coord, &status, sizeof(status));
 		lg_coord_close(cfg.coord);
+		lg_stderr_untag();
 	}
 	for (size_t i = 0; i < n; i++)
 		lg_run_clear(&runs[i]);
