@@ -26,6 +26,11 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 # Open MPI keeps memory to the end (and unloads the modules that allocated it), which
 # LeakSanitizer reports as leaks of unknown modules: under ASan, leak checks stay off in
 # the ranks (every other check stays on; one-host tests keep checking leaks).
+# Under TSan, reports from inside Open MPI are suppressed (tsan-openmpi.supp).
+ENV["TSAN_OPTIONS"] = " ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
+                                           "suppressions=" + os.path.join(os.path.dirname(
+                                               os.path.abspath(__file__)),
+                                               "tsan-openmpi.supp")] if x)
 ENV["ASAN_OPTIONS"] = ":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
                                            "detect_leaks=0"] if x)
 # Each rank: its own host name h<rank>; with TINY, rank 1 also gets a private tmpfs of
