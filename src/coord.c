@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,6 +133,19 @@ int lg_coord_finish(struct lg_coord *c, struct lg_run *run, const void *stats, s
 		    char *err, size_t errlen)
 {
 	return c ? c->ops->finish(c, run, stats, stride, err, errlen) : 0;
+}
+
+void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!c || sched_getaffinity(0, sizeof(set), &set) || online <= 0 ||
+	    CPU_COUNT(&set) >= online || (unsigned)CPU_COUNT(&set) >= clients)
+		return;
+	fprintf(stderr, "loadgen: warning: the launcher bound this rank to %d of %ld CPUs, which "
+		"its %u clients share (Open MPI: mpirun --bind-to none)\n", CPU_COUNT(&set),
+		online, clients);
 }
 
 bool lg_coord_owns_rundir(const struct lg_coord *c)

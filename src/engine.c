@@ -439,6 +439,8 @@ static int collect(struct engine *e, uint64_t t_stop)
 		run->clients[i] = stats_of(e, i);
 		if (e->live[i].last_end_ns > last)
 			last = e->live[i].last_end_ns;
+		if (e->t_exec && e->live[i].last_end_ns > e->t_exec)
+			run->clients[i]->done_s = (double)(e->live[i].last_end_ns - e->t_exec) / 1e9;
 	}
 	/* Measured time ends when the last measured op completed, so every byte counted
 	 * falls inside it; with no op at all, when the master stopped the clients; with

@@ -352,7 +352,7 @@ static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
 			return rc;
 		}
 		lg_report_print(stdout, cfg, &runs[*n]);
-		lg_report_hosts(stdout, &runs[*n]);
+		lg_report_hosts(stdout, &runs[*n], cfg->run_once);
 		fflush(stdout);
 	}
 	lg_report_summary(stdout, runs, *n);
@@ -410,6 +410,7 @@ static int join_ranks(struct lg_config *cfg)
 		cfg->json_path = NULL;
 		lg_stderr_tag(cfg->coord->host, cfg->coord->rank);
 	}
+	lg_coord_warn_binding(cfg->coord, cfg->clients);
 	return 0;
 }
 

@@ -261,6 +261,45 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	return rc;
 }
 
+/* Rank 0: the client processes lost on every rank (--processes), ids global. */
+static int gather_lost(struct lg_coord *c, struct lg_run *run)
+{
+	int n = (int)run->nlost, *counts = c->rank == 0 ? calloc(c->size, sizeof(int)) : NULL;
+	size_t total = 0;
+	struct lg_lost *all;
+	MPI_Request req;
+
+	if (c->rank == 0 && !counts)
+		return -ENOMEM;
+	MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm_of(c), &req);
+	if (lg_mpi_wait(&req, 1)) {
+		free(counts);
+		return -EIO;
+	}
+	if (c->rank != 0)
+		return n ? move_bytes(c, run->lost, (size_t)n * sizeof(*run->lost), 0, true) : 0;
+	for (unsigned r = 0; r < c->size; r++)
+		total += (size_t)counts[r];
+	if (total == run->nlost) { /* none lost elsewhere */
+		free(counts);
+		return 0;
+	}
+	all = total > run->nlost ? realloc(run->lost, total * sizeof(*all)) : run->lost;
+	if (!all) {
+		free(counts);
+		return -ENOMEM;
+	}
+	run->lost = all;
+	for (unsigned r = 1; r < c->size; r++) {
+		if (counts[r] && move_bytes(c, all + run->nlost,
+					    (size_t)counts[r] * sizeof(*all), (int)r, false))
+			break;
+		run->nlost += (size_t)counts[r];
+	}
+	free(counts);
+	return 0;
+}
+
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen)
 {
@@ -269,10 +308,13 @@ int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, siz
 	if (!rc)
 		rc = gather_stats(c, run, stats, stride);
 	if (!rc)
+		rc = gather_lost(c, run);
+	if (!rc)
 		rc = gather_ranks(c, run);
 	if (rc) {
 		snprintf(err, errlen, "host %s rank %u: gathering the results: %s", c->host,
 			 c->rank, strerror(-rc));
+		fprintf(stderr, "loadgen: %s\n", err);
 		MPI_Abort(comm_of(c), 1); /* the others wait for this rank: do not hang them */
 	}
 	return rc;

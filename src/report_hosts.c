@@ -37,6 +37,10 @@ int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out)
 		hs = &s[m->ranks[r].host_index];
 		lg_client_stats_sum(cs, h, &ops, &bytes);
 		lg_histogram_add(&hs->hist, h);
+		if (!hs->clients || cs->done_s < hs->first_done_s)
+			hs->first_done_s = cs->done_s;
+		if (cs->done_s > hs->last_done_s)
+			hs->last_done_s = cs->done_s;
 		hs->clients++;
 		hs->ops += ops;
 		hs->bytes += bytes;
@@ -94,7 +98,7 @@ static void warn_env(FILE *out, const struct lg_multi *m)
 	}
 }
 
-void lg_report_hosts(FILE *out, const struct lg_run *run)
+void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 {
 	const struct lg_multi *m = run->multi;
 	struct lg_host_sum *s;
@@ -105,13 +109,18 @@ void lg_report_hosts(FILE *out, const struct lg_run *run)
 	fprintf(out, "\nHosts: %u  ranks: %u  clients per rank: %u  start skew %.3f ms "
 		"(clocks +- %.3f ms)\n", m->nhosts, m->nranks, m->per_rank, m->start_skew_ms,
 		m->clock_error_ms);
-	fprintf(out, " %-24s %5s %7s %10s %10s %10s %10s  %s\n", "host", "ranks", "clients",
-		"MB/sec", "ops/sec", "p99 ms", "max ms", "run dir");
-	for (unsigned i = 0; i < m->nhosts; i++)
-		fprintf(out, " %-24s %5u %7u %10.2f %10.1f %10.3f %10.3f  %s\n", m->hosts[i].name,
+	fprintf(out, " %-24s %5s %7s %10s %10s %10s %10s  %-7s%s\n", "host", "ranks",
+		"clients", "MB/sec", "ops/sec", "p99 ms", "max ms", "run dir",
+		once ? "  first done  last done" : "");
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		fprintf(out, " %-24s %5u %7u %10.2f %10.1f %10.3f %10.3f  %-7s", m->hosts[i].name,
 			m->hosts[i].ranks, s[i].clients, s[i].mbps, s[i].ops_s,
 			(double)lg_histogram_percentile(&s[i].hist, 99) / 1e6,
 			(double)s[i].hist.max_ns / 1e6, m->hosts[i].shared ? "shared" : "own");
+		if (once)
+			fprintf(out, "  %8.3f s  %7.3f s", s[i].first_done_s, s[i].last_done_s);
+		fprintf(out, "\n");
+	}
 	if (m->nhosts > 1)
 		fprintf(out, "Fairness: per-host %s per client, Jain's index %.3f\n",
 			mb ? "MB/sec" : "ops/sec", host_jain(s, m->nhosts, mb));

@@ -39,12 +39,14 @@ static json_t *hosts_json(const struct lg_run *run)
 	a = json_array();
 	for (unsigned i = 0; a && i < m->nhosts; i++) {
 		const struct lg_host_info *h = &m->hosts[i];
-		json_t *o = json_pack("{s:s, s:I, s:I, s:O?, s:b, s:I, s:I, s:f, s:f, s:o}",
+		json_t *o = json_pack("{s:s, s:I, s:I, s:O?, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:o}",
 				      "host", h->name, "ranks", I(h->ranks),
 				      "clients", I(s[i].clients), "env", h->env,
 				      "shared_directory", h->shared, "bytes", I(s[i].bytes),
 				      "ops", I(s[i].ops), "throughput_mbps", fin(s[i].mbps),
-				      "ops_per_s", fin(s[i].ops_s), "latency_ns",
+				      "ops_per_s", fin(s[i].ops_s),
+				      "first_client_done_s", fin(s[i].first_done_s),
+				      "last_client_done_s", fin(s[i].last_done_s), "latency_ns",
 				      latency_json(&s[i].hist));
 
 		if (json_array_append_new(a, o)) {

@@ -135,6 +135,9 @@ bool lg_coord_detect(const char **name, unsigned *size);
  * NULL (one host, MPI untouched). Returns 0, or -ENOTSUP with err filled when MPI is
  * wanted but this binary has none, or another negative errno from the backend. */
 int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen);
+/* Warn on stderr when the launcher bound this rank to fewer CPUs than the host has and
+ * than its clients could use (mpirun binds ranks to cores by default). */
+void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients);
 /* Whether this binary was built with MPI (LOADGEN_MPI). */
 bool lg_coord_built(void);
 /* Leave and free. NULL is fine. */

@@ -5,6 +5,7 @@
 #define LOADGEN_HOSTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,15 +19,19 @@ struct lg_host_sum {
 	uint64_t bytes;            /* bytes they read and wrote */
 	double mbps;               /* bytes / measured time / 1e6 */
 	double ops_s;              /* ops / measured time */
+	double first_done_s;       /* the first of them to finish its last op, seconds
+				      after the start (meaningful with --run-once) */
+	double last_done_s;        /* the last of them to finish */
 	struct lg_histogram hist;  /* latency of all their ops (merged buckets) */
 };
 
 /* Sum run's clients per host: *out gets run->multi->nhosts entries (free() them).
  * 0, -ENOENT when run is not a multi-host run, or -ENOMEM. */
 int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out);
-/* Print the per-host table, the fairness across hosts and a warning when hosts differ
- * in kernel, filesystem type or mount options. Prints nothing for a one-host run. */
-void lg_report_hosts(FILE *out, const struct lg_run *run);
+/* Print the per-host table (with once, for --run-once: when each host's first and last
+ * client finished), the fairness across hosts and a warning when hosts differ in
+ * kernel, filesystem type or mount options. Prints nothing for a one-host run. */
+void lg_report_hosts(FILE *out, const struct lg_run *run, bool once);
 /* Add the multi-host keys to a result document built by lg_result_json_build from runs:
  * config.ranks, config.hosts, and in each run hosts[], start_skew_ms and host/rank of
  * each client. Nothing for one-host runs. 0 or -ENOMEM. */

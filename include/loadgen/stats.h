@@ -89,6 +89,9 @@ struct lg_client_stats {
 	uint64_t verified_bytes;                      /* bytes of blocks read and checked */
 	size_t ncorrupt;                              /* filled entries of corrupt[] */
 	struct lg_corruption_note corrupt[LG_CORRUPT_NOTES]; /* the first corrupt blocks */
+	double done_s;                                /* when its last measured op ended,
+							 seconds after the measured phase
+							 began (set when the run ends) */
 	struct lg_histogram *svc;                     /* per label service time, when the
 							 latency in types[] counts from the
 							 intended start (--rate); else NULL */
