@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define START_LEAD_NS 100000000u /* the common start: this long after it is chosen */
 #define MSG_MAX 1024 /* bytes of an error message passed between ranks */
 
 static struct lg_mpi *st(const struct lg_coord *c)
@@ -140,18 +141,80 @@ static int mpi_bcast(struct lg_coord *c, void *buf, size_t len)
 	return lg_mpi_wait(&req, 1);
 }
 
-static int mpi_start(struct lg_coord *c, int rc, char *err, size_t errlen)
+static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Rank 0: how far each rank's wall clock is ahead of rank 0's (off[r], ns), from the
+ * ping with the shortest round trip of PINGS (Cristian's method), or 0 when that is
+ * within the uncertainty; *err_ns gets half of the longest such round trip, the
+ * uncertainty of the offsets. Every rank calls it. */
+#define PINGS 8
+static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
+{
+	*err_ns = 0;
+	for (unsigned r = 1; r < c->size; r++) {
+		uint64_t best = UINT64_MAX;
+
+		for (int k = 0; k < PINGS && (c->rank == 0 || c->rank == r); k++) {
+			uint64_t t0 = realtime_ns(), tr = 0, t1;
+
+			if (c->rank == r) {
+				MPI_Recv(&t0, 1, MPI_UINT64_T, 0, 2, st(c)->comm, MPI_STATUS_IGNORE);
+				tr = realtime_ns();
+				MPI_Send(&tr, 1, MPI_UINT64_T, 0, 3, st(c)->comm);
+				continue;
+			}
+			MPI_Send(&t0, 1, MPI_UINT64_T, (int)r, 2, st(c)->comm);
+			MPI_Recv(&tr, 1, MPI_UINT64_T, (int)r, 3, st(c)->comm, MPI_STATUS_IGNORE);
+			t1 = realtime_ns();
+			if (t1 - t0 < best) {
+				best = t1 - t0;
+				off[r] = (int64_t)(tr - (t0 + best / 2));
+			}
+		}
+		/* the true offset lies within best / 2 of the estimate: when that range holds
+		 * 0 (always so on one host), the clocks cannot be told apart */
+		if (c->rank == 0 && (uint64_t)llabs(off[r]) <= best / 2)
+			off[r] = 0;
+		if (c->rank == 0 && best / 2 > *err_ns)
+			*err_ns = best / 2;
+	}
+}
+
+/* The start. After the status exchange, rank 0 measures every rank's clock offset,
+ * picks an instant START_LEAD_NS ahead and tells the others; each rank sleeps until that
+ * instant by its own clock (corrected by its offset) and notes when it woke. Sleeping
+ * rather than leaving a barrier: ranks that share a host's few cores with each other
+ * and with the clients are not waiting for a turn to spin, so the start is as close as
+ * the wake-up of a timer (and, across hosts, as the offsets are known). */
+static int mpi_start(struct lg_coord *c, int rc, char *err, size_t errlen)
+{
+	struct lg_mpi *m = st(c);
+	struct timespec ts;
+	int64_t mine = 0;
+	uint64_t at = 0;
+	MPI_Request req;
 
 	rc = mpi_status(c, rc, err, errlen);
 	if (rc)
 		return rc;
-	/* everyone is here (the status exchange): this barrier is short, and blocking in it
-	 * lets every rank leave it within the MPI latency of the others */
-	MPI_Barrier(st(c)->comm);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	c->start_realtime_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_offsets(c, m->off, &m->clock_err_ns);
+	if (c->rank == 0)
+		at = realtime_ns() + START_LEAD_NS;
+	MPI_Iscatter(m->off, 1, MPI_INT64_T, &mine, 1, MPI_INT64_T, 0, m->comm, &req);
+	lg_mpi_wait(&req, 1);
+	MPI_Ibcast(&at, 1, MPI_UINT64_T, 0, m->comm, &req);
+	lg_mpi_wait(&req, 1);
+	at += (uint64_t)mine;
+	ts = (struct timespec){ (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	c->start_realtime_ns = realtime_ns();
 	return 0;
 }
 
@@ -181,6 +244,7 @@ static void mpi_close(struct lg_coord *c)
 	MPI_Comm_free(&st(c)->comm);
 	MPI_Finalize();
 	free(st(c)->hosts);
+	free(st(c)->off);
 	free(c->priv);
 	free(c);
 }
@@ -226,7 +290,8 @@ int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t e
 		snprintf(c->host, sizeof(c->host), "rank%d", rank);
 	c->host[sizeof(c->host) - 1] = '\0';
 	m->hosts = calloc((size_t)size, sizeof(*m->hosts));
-	if (!m->hosts) {
+	m->off = calloc((size_t)size, sizeof(*m->off));
+	if (!m->hosts || !m->off) {
 		snprintf(err, errlen, "out of memory");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}

@@ -14,6 +14,9 @@
 struct lg_mpi {
 	MPI_Comm comm;                  /* our own duplicate of MPI_COMM_WORLD */
 	char (*hosts)[LG_HOST_MAX];     /* every rank's host name, c->size entries */
+	int64_t *off;                   /* rank 0: each rank's wall clock minus rank 0's,
+					   ns, measured at the last start (c->size) */
+	uint64_t clock_err_ns;          /* rank 0: uncertainty of off[], ns */
 };
 
 /* Join MPI (MPI_Init_thread, funneled: only the main thread calls MPI) and fill *out.

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "loadgen/stats.h"
 
@@ -155,48 +154,8 @@ static int gather_env(struct lg_coord *c, const struct rank_msg *msg, const char
 	return 0;
 }
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Rank 0: how far each rank's wall clock is ahead of rank 0's (off[r], ns), from the
- * ping with the shortest round trip of PINGS (Cristian's method); *err_ns gets half of
- * the longest such round trip, the uncertainty of the offsets. Every rank calls it. */
-#define PINGS 8
-static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
-{
-	*err_ns = 0;
-	for (unsigned r = 1; r < c->size; r++) {
-		uint64_t best = UINT64_MAX;
-
-		for (int k = 0; k < PINGS && (c->rank == 0 || c->rank == r); k++) {
-			uint64_t t0 = realtime_ns(), tr = 0, t1;
-
-			if (c->rank == r) {
-				MPI_Recv(&t0, 1, MPI_UINT64_T, 0, 2, comm_of(c), MPI_STATUS_IGNORE);
-				tr = realtime_ns();
-				MPI_Send(&tr, 1, MPI_UINT64_T, 0, 3, comm_of(c));
-				continue;
-			}
-			MPI_Send(&t0, 1, MPI_UINT64_T, (int)r, 2, comm_of(c));
-			MPI_Recv(&tr, 1, MPI_UINT64_T, (int)r, 3, comm_of(c), MPI_STATUS_IGNORE);
-			t1 = realtime_ns();
-			if (t1 - t0 < best) {
-				best = t1 - t0;
-				off[r] = (int64_t)(tr - (t0 + best / 2));
-			}
-		}
-		if (c->rank == 0 && best / 2 > *err_ns)
-			*err_ns = best / 2;
-	}
-}
-
-/* Rank 0: the start skew is the spread of the moments the ranks left the start
- * barrier, each rank's wall clock corrected by its measured offset. */
+/* Rank 0: the start skew is the spread of the moments the ranks started, each rank's
+ * wall clock corrected by its offset measured at the start (mpi_coord.c). */
 static double skew_ms(const struct rank_msg *msg, const int64_t *off, unsigned n)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -215,15 +174,11 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	struct rank_msg me = { .start_realtime_ns = c->start_realtime_ns, .shared = c->shared };
 	struct rank_msg *msg = c->rank == 0 ? calloc(c->size, sizeof(*msg)) : NULL;
 	char *text = c->env ? json_dumps(c->env, JSON_COMPACT) : NULL, **env = NULL;
-	int64_t *off = calloc(c->size, sizeof(*off));
+	const struct lg_mpi *mp = c->priv;
 	struct lg_multi *m = NULL;
-	uint64_t clock_err = 0;
 	MPI_Request req;
 	int rc = 0;
 
-	if (!off)
-		return -ENOMEM;
-	clock_offsets(c, off, &clock_err);
 	memcpy(me.host, c->host, LG_HOST_MAX);
 	me.env_len = text ? strlen(text) + 1 : 0;
 	MPI_Igather(&me, sizeof(me), MPI_BYTE, msg, sizeof(me), MPI_BYTE, 0, comm_of(c), &req);
@@ -243,8 +198,8 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 		rc = gather_env(c, msg, text, env);
 	if (!rc && m) {
 		rc = build_hosts(m, msg, env);
-		m->start_skew_ms = skew_ms(msg, off, c->size);
-		m->clock_error_ms = (double)clock_err / 1e6;
+		m->start_skew_ms = skew_ms(msg, mp->off, c->size);
+		m->clock_error_ms = (double)mp->clock_err_ns / 1e6;
 		m->per_rank = c->size ? run->nclients / c->size : 0;
 	}
 	if (!rc && m) {
@@ -256,7 +211,6 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	free(env);
 	free(text);
 	free(msg);
-	free(off);
 	lg_multi_destroy(m);
 	return rc;
 }
