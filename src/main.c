@@ -280,10 +280,10 @@ static int load_workload(const struct lg_config *cfg, struct lg_workload **wl, u
 }
 
 /* Print an error once: on one host, or from rank 0 of several. */
-static void say(const struct lg_config *cfg, const char *prefix, const char *err)
+static void say(const struct lg_config *cfg, const char *err)
 {
 	if (lg_coord_rank(cfg->coord) == 0)
-		fprintf(stderr, "loadgen: %s%s\n", prefix, err);
+		fprintf(stderr, "loadgen: %s\n", err);
 }
 
 /* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
@@ -348,7 +348,7 @@ static int run_all(const struct lg_config *cfg, const struct lg_workload *wl,
 			printf("%sRun %zu of %u\n", *n ? "\n" : "", *n + 1, cfg->repeat);
 		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
 		if (rc) {
-			say(cfg, "", err);
+			say(cfg, err);
 			return rc;
 		}
 		lg_report_print(stdout, cfg, &runs[*n]);
@@ -429,7 +429,7 @@ static int load_and_agree(struct lg_config *cfg, struct lg_workload **wl)
 		rc = lg_coord_status(cfg->coord, preflight(cfg, *wl, err, sizeof(err)), err,
 				     sizeof(err));
 	if (rc)
-		say(cfg, "", err);
+		say(cfg, err);
 	return rc ? EXIT_USAGE : 0;
 }
 

@@ -17,7 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define START_LEAD_NS 100000000u /* the common start: this long after it is chosen */
+#define START_LEAD_NS 50000000u /* the common start: this long after it is chosen... */
+#define START_TRIES 5            /* ...or twice that, up to this many times */
 #define MSG_MAX 1024 /* bytes of an error message passed between ranks */
 
 static struct lg_mpi *st(const struct lg_coord *c)
@@ -25,19 +26,34 @@ static struct lg_mpi *st(const struct lg_coord *c)
 	return c->priv;
 }
 
-int lg_mpi_wait(MPI_Request *req, int n)
+/* Poll until n requests are done: sleep first_ns between polls, doubling it after
+ * `steady` polls, up to 1 ms. */
+static int poll_wait(MPI_Request *req, int n, long first_ns, int steady)
 {
-	long ns = 20000;
+	long ns = first_ns;
 	int done = 0;
 
-	while (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) == MPI_SUCCESS && !done) {
+	for (int polls = 0; MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
+			    !done; polls++) {
 		struct timespec ts = { 0, ns };
 
 		nanosleep(&ts, NULL);
-		if (ns < 1000000)
+		if (polls >= steady && ns < 1000000)
 			ns *= 2;
 	}
 	return done ? 0 : -EIO;
+}
+
+int lg_mpi_wait(MPI_Request *req, int n)
+{
+	return poll_wait(req, n, 20000, 0);
+}
+
+/* For the clock pings, where the round trip is the measurement's uncertainty: 10 us
+ * polls for the first 20 ms. */
+static int ping_wait(MPI_Request *req, int n)
+{
+	return poll_wait(req, n, 10000, 2000);
 }
 
 static int mpi_status(struct lg_coord *c, int rc, char *err, size_t errlen)
@@ -162,15 +178,21 @@ static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
 
 		for (int k = 0; k < PINGS && (c->rank == 0 || c->rank == r); k++) {
 			uint64_t t0 = realtime_ns(), tr = 0, t1;
+			MPI_Request q[2];
 
+			/* polled, not blocking: a rank that waits must not spin (it may run
+			 * real-time, on a core the other rank needs) */
 			if (c->rank == r) {
-				MPI_Recv(&t0, 1, MPI_UINT64_T, 0, 2, st(c)->comm, MPI_STATUS_IGNORE);
+				MPI_Irecv(&t0, 1, MPI_UINT64_T, 0, 2, st(c)->comm, &q[0]);
+				ping_wait(q, 1);
 				tr = realtime_ns();
-				MPI_Send(&tr, 1, MPI_UINT64_T, 0, 3, st(c)->comm);
+				MPI_Isend(&tr, 1, MPI_UINT64_T, 0, 3, st(c)->comm, &q[0]);
+				ping_wait(q, 1);
 				continue;
 			}
-			MPI_Send(&t0, 1, MPI_UINT64_T, (int)r, 2, st(c)->comm);
-			MPI_Recv(&tr, 1, MPI_UINT64_T, (int)r, 3, st(c)->comm, MPI_STATUS_IGNORE);
+			MPI_Isend(&t0, 1, MPI_UINT64_T, (int)r, 2, st(c)->comm, &q[0]);
+			MPI_Irecv(&tr, 1, MPI_UINT64_T, (int)r, 3, st(c)->comm, &q[1]);
+			ping_wait(q, 2);
 			t1 = realtime_ns();
 			if (t1 - t0 < best) {
 				best = t1 - t0;
@@ -195,21 +217,28 @@ static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
 static int mpi_start(struct lg_coord *c, int rc, char *err, size_t errlen)
 {
 	struct lg_mpi *m = st(c);
+	uint64_t lead = START_LEAD_NS, at = 0, late = 1;
 	struct timespec ts;
 	int64_t mine = 0;
-	uint64_t at = 0;
 	MPI_Request req;
 
 	rc = mpi_status(c, rc, err, errlen);
 	if (rc)
 		return rc;
 	clock_offsets(c, m->off, &m->clock_err_ns);
-	if (c->rank == 0)
-		at = realtime_ns() + START_LEAD_NS;
 	MPI_Iscatter(m->off, 1, MPI_INT64_T, &mine, 1, MPI_INT64_T, 0, m->comm, &req);
 	lg_mpi_wait(&req, 1);
-	MPI_Ibcast(&at, 1, MPI_UINT64_T, 0, m->comm, &req);
-	lg_mpi_wait(&req, 1);
+	/* a rank that learns the instant with less than half the lead left (a busy host)
+	 * makes everyone try again with twice the lead */
+	for (int tries = 0; late && tries < START_TRIES; tries++, lead *= 2) {
+		if (c->rank == 0)
+			at = realtime_ns() + lead;
+		MPI_Ibcast(&at, 1, MPI_UINT64_T, 0, m->comm, &req);
+		lg_mpi_wait(&req, 1);
+		late = realtime_ns() + lead / 2 > at + (uint64_t)mine;
+		MPI_Iallreduce(MPI_IN_PLACE, &late, 1, MPI_UINT64_T, MPI_MAX, m->comm, &req);
+		lg_mpi_wait(&req, 1);
+	}
 	at += (uint64_t)mine;
 	ts = (struct timespec){ (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
 	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
