@@ -191,8 +191,8 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 					    H(cfg->repeat) };
 		static const char *const names[] = {
 			"the workload (-c file content)", "parameters (-p)", "NCLIENTS",
-			"flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
-			"--verify --abort-on-error)",
+			("flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
+			 "--verify --abort-on-error)"),
 			"times (-t --warmup --interval --stall-threshold)", "--seed", "--rate",
 			"--repeat" };
 
