@@ -582,7 +582,7 @@ static bool setup_failed(struct engine *e, const char *rundir)
 		if (u->nnotes && (n->got == ENOSPC || n->got == EDQUOT)) {
 			snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s "
 				 "at line %u of the workload, client %u); nothing was measured",
-				 rundir, lg_errno_name(n->got), n->line, i);
+				 rundir, lg_errno_name(n->got), n->line, e->clients[i].id);
 			break;
 		}
 	}

@@ -69,6 +69,37 @@ def hist_count(t):
     return sum(b[2] for b in t["histogram"])
 
 
+def undocumented_keys(doc):
+    """Leaf keys of doc missing from README's key list (the MPI keys are marked '?')."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import re
+    import itertools
+    text = open(os.path.join(SOURCE, "README.md")).read()
+    block = re.search(r"<!-- json-keys:begin -->\s*```text\n(.*?)```", text, re.S).group(1)
+    known = set()
+    for line in block.split():
+        parts = re.split(r"(\{[^}]*\})", line.rstrip("?"))
+        known.update("".join(c) for c in itertools.product(
+            *[x[1:-1].split(",") if x.startswith("{") else [x] for x in parts]))
+    dynamic = {"params", "ops_by_type", "errors_by_errno", "counters", "gauges",
+               "vmstat_diff"}
+    leaves = set()
+
+    def walk(v, path):
+        if isinstance(v, dict) and v:
+            star = path.rsplit(".", 1)[-1] in dynamic
+            for k, x in v.items():
+                walk(x, f"{path}.{'*' if star else k}" if path else k)
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for x in v:
+                walk(x, path + "[]")
+        else:
+            leaves.add(path)
+    walk(doc, "")
+    return sorted(p for p in leaves if p not in known and not any(
+        k.startswith(p + ".") or k.startswith(p + "[]") for k in known))
+
+
 # --- run-once, exact: 3 ranks x 2 clients, each writing its own file (no cleanup) ---
 d = tmpdir()
 wl = write(os.path.join(d, "w.yaml"), """name: w
@@ -129,15 +160,46 @@ if unshare_ok:
           "hosts' bytes add up to the total")
     check(sum(h["ops"] for h in run["hosts"]) == run["ops"], "hosts' ops add up")
     check(all(h["env"]["hostname"] == h["host"] for h in run["hosts"]), "hosts[].env per host")
+    # measured-only counters, and a last interval taken once every rank's clients have
+    # stopped: the timeline adds up to the job's totals exactly
     tl = sum(i["ops"] for i in run["timeline"])
-    # the live counters behind the timeline also see ops ending just past the deadline
-    check(abs(tl - run["ops"]) <= 0.01 * run["ops"],
-          f"the timeline sums every rank's ops ({tl} vs {run['ops']})")
+    check(tl == run["ops"], f"the timeline sums every rank's ops ({tl} vs {run['ops']})")
+    tb = sum(i["bytes"] for i in run["timeline"])
+    check(tb == run["bytes_read"] + run["bytes_written"], f"and bytes ({tb})")
+    tlen = sum(i["len_s"] for i in run["timeline"])
+    check(abs(tlen - run["duration_s"]) < 1e-6,
+          f"the intervals span the measured time ({tlen} vs {run['duration_s']})")
+    check("sys_summary" in run, "the monitor's summary (rank 0's) is in the result")
+    check(undocumented_keys(doc) == [],
+          f"every key of an MPI result is in README's list: {undocumented_keys(doc)}")
     check("start_skew_ms" in run and run["start_skew_ms"] >= 0, "start_skew_ms")
     check("Hosts: 3" in p.stdout and "Fairness: per-host" in p.stdout, "per-host table")
     check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "run directory removed")
 else:
     print("SKIP part: unshare -u -m not permitted here (per-host tests)")
+
+# --- a client sweep: every rank runs the same counts in order, ids global per count ---
+d = tmpdir()
+p = mpirun(2, ["-q", "--run-once", "-c", wl, "-D", d, "--json", os.path.join(d, "s.json"),
+               "1,2"])
+check(p.returncode == 0, f"sweep 1,2 on 2 ranks exits 0 ({p.returncode}) {p.stderr}")
+doc = load(os.path.join(d, "s.json"))
+counts = [(r["client_count"], sorted(c["id"] for c in r["clients"])) for r in doc["runs"]]
+check(counts == [(2, [0, 1]), (4, [0, 1, 2, 3])],
+      f"runs of 2 and 4 clients in all, ids 0..n-1 ({counts})")
+check(all(r["bytes_written"] == r["client_count"] * 16 * 4096 for r in doc["runs"]),
+      "each count's bytes exactly its clients' (${clients} is the total of that count)")
+check("clients 2 run 1" in p.stdout and "clients 4 run 1" in p.stdout,
+      "the -q lines name the job's clients", p.stdout)
+
+# --- --repeat auto under MPI: runs until its rule is met, all ranks together (rank 0's
+# rates decide; ranks whose own rates would decide otherwise are not forced here) ---
+d = tmpdir()
+p = mpirun(2, ["-q", "--run-once", "--repeat", "auto:0.001:3", "-c", wl, "-D", d, "1"],
+           timeout=120)
+check(p.returncode == 0 and p.stdout.count("clients 2 run ") == 3,
+      f"--repeat auto under MPI: 3 runs, every rank stops together ({p.returncode})",
+      p.stdout + p.stderr)
 
 # --- mismatched workloads (MPMD): exit 2 everywhere, one message from rank 0 ---
 d = tmpdir()
@@ -166,11 +228,19 @@ cleanup:
 """)
     t = os.path.join(d, "t")
     os.mkdir(t)
-    p = mpirun(3, ["-q", "-t", "2", "-c", big, "-D", t, "2"], hosts=True, tiny="1m", target=t)
+    p = mpirun(3, ["-q", "-t", "2", "-c", big, "-D", t, "--json", os.path.join(d, "f.json"),
+                   "2"], hosts=True, tiny="1m", target=t)
     check(p.returncode == 1, f"setup ENOSPC on rank 1: exit 1 ({p.returncode})", p.stderr)
     check("rank 1" in p.stderr and "h1" in p.stderr, "message names host h1 and rank 1", p.stderr)
     check(sum("full" in l for l in p.stderr.splitlines()) == 1, "one message", p.stderr)
     check(os.listdir(t) == [], "run directory removed")
+    run = load(os.path.join(d, "f.json"))["runs"][0]
+    check(run["status"] == "failed" and "h1" in run["failure"]["message"] and
+          "rank 1" in run["failure"]["message"],
+          f"rank 0 writes the result: status failed, naming rank 1 ({run.get('failure')})")
+    check(run["failure"]["phase"] == "setup" and run["failure"]["errno"] == "ENOSPC",
+          f"failure phase setup, errno ENOSPC ({run['failure']})")
+    check(run["phases"]["setup"]["errors"] > 0, "rank 1's setup errors are counted")
 
     # an unshared directory that works: rank 1 on its own (big enough) tmpfs
     d = tmpdir()
