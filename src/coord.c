@@ -177,6 +177,14 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 			 (unsigned)cfg->end_sync << 6 | (unsigned)cfg->drop_caches << 7 |
 			 (unsigned)cfg->verify << 8 | (unsigned)cfg->abort_on_error << 9;
 	double times[] = { cfg->time_s, cfg->warmup_s, cfg->interval_s, cfg->stall_threshold_s };
+	/* the whole sweep (a rank with other counts would run other collectives) and
+	 * --repeat's rule, field by field (the struct has padding) */
+	uint64_t counts = lg_hash_bytes(H(cfg->clients), cfg->sweep,
+					cfg->nsweep * sizeof(cfg->sweep[0]));
+	double rates[] = { cfg->rate_mbps, cfg->rate_ops };
+	double repeat[] = { cfg->repeat_rule.max, cfg->repeat_rule.is_auto,
+			    cfg->repeat_rule.pct, cfg->repeat };
+	int resolve = cfg->resolve;
 
 	if (!c)
 		return 0;
@@ -186,15 +194,16 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 				       strlen(cfg->params[i].value) + 1);
 	}
 	{
-		const uint64_t fields[] = { workload, params, H(cfg->clients), H(flags),
-					    H(times), H(cfg->seed), H(cfg->rate_mbps),
-					    H(cfg->repeat) };
+		const uint64_t fields[] = { workload, params, counts, H(flags),
+					    H(times), H(cfg->seed), H(rates), H(repeat),
+					    H(resolve) };
 		static const char *const names[] = {
-			"the workload (-c file content)", "parameters (-p)", "NCLIENTS",
+			"the workload (-c file content)", "parameters (-p)",
+			"NCLIENTS (the client counts of a sweep)",
 			("flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
 			 "--verify --abort-on-error)"),
-			"times (-t --warmup --interval --stall-threshold)", "--seed", "--rate",
-			"--repeat" };
+			"times (-t --warmup --interval --stall-threshold)", "--seed",
+			"--rate/--rate-ops", "--repeat", "--resolve" };
 
 		return lg_coord_agree(c, fields, names, sizeof(fields) / sizeof(fields[0]), err,
 				      errlen);

@@ -276,6 +276,7 @@ static void begin_execute(struct engine *e, uint64_t now)
 	set_phase(e, LG_CLOCK_EXECUTE);
 	live_sum(e, &e->base);
 	e->prev = e->base;
+	e->pending_max = 0; /* warm-up's slowest op is not the first interval's */
 	if (now)
 		set_start(e, now);
 }

@@ -213,6 +213,16 @@ check(len(msgs) == 1 and "rank 1" in msgs[0] and "parameters (-p)" in msgs[0],
       f"one message naming rank 1 and -p: {msgs}")
 check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "nothing was created")
 
+# different sweeps (each rank would run other counts): refused alike, before anything runs
+d = tmpdir()
+cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once",
+       "1,2", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1,2,3"]
+p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+check(p.returncode == 2, f"different sweeps: exit 2 ({p.returncode})", p.stderr)
+msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
+check(len(msgs) == 1 and "rank 1" in msgs[0] and "NCLIENTS" in msgs[0],
+      f"one message naming rank 1 and NCLIENTS: {msgs}")
+
 # --- a rank failing setup (its own full filesystem): all exit 1, rank named ---
 if unshare_ok:
     d = tmpdir()
