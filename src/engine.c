@@ -17,6 +17,7 @@
 
 #include "client.h"
 #include "loadgen/monitor.h"
+#include "loadgen/coord.h"
 #include "loadgen/rundir.h"
 #include "rlimits.h"
 #include "engine_os.h"
@@ -74,6 +75,7 @@ struct engine {
 	uint64_t interval_ns;      /* progress line and timeline interval */
 	struct sums base;          /* live sums when the measured phase began */
 	struct sums prev;          /* live sums at the previous interval */
+	uint64_t pending_max;      /* slowest op since the previous interval, ns */
 	uint64_t prev_tick;        /* time of the previous interval */
 	struct lg_run *run;
 	struct lg_monitor *mon;    /* system counters, kernel log, --log; or NULL */
@@ -151,6 +153,7 @@ static void interval_p99(struct engine *e, size_t k)
 	memset(&sum, 0, sizeof(sum));
 	for (unsigned i = 0; i < e->spawn.started; i++)
 		lg_window_add(&sum, &windows_of(e, i)[k % LG_WINDOWS]);
+	lg_coord_sum(e->cfg->coord, (uint64_t *)&sum, sizeof(sum) / sizeof(uint64_t));
 	e->run->timeline[k].p99_ns = lg_window_percentile(&sum, 99);
 }
 
@@ -163,45 +166,77 @@ static unsigned count_done(struct engine *e)
 	return done + lg_spawn_reap(&e->spawn);
 }
 
-/* Print the progress line at now: in warm-up, ops and MB/s of every op since the start
- * barrier; in the measured phase, of the ops recorded so far over the seconds since it
- * began, which is how the final Throughput line counts (its last value is that line). */
-static void progress(struct engine *e, uint64_t now, const struct sums *t, uint64_t max)
+/* This rank's sums for an interval exchange (see coord.h), from the live counters:
+ * in the measured phase only ops recorded in it (so the timeline adds up to the run's
+ * totals), in warm-up every op since the start barrier. */
+static void tick_sums(struct engine *e, const struct sums *live, struct lg_coord_tick *t)
+{
+	bool m = e->t_exec != 0;
+
+	t->sum[LG_TICK_OPS] = m ? live->m_ops : live->ops;
+	t->sum[LG_TICK_BYTES] = m ? live->m_rd + live->m_wr : live->rd + live->wr;
+	t->sum[LG_TICK_D_OPS] = live->m_ops - e->prev.m_ops;
+	t->sum[LG_TICK_D_RD] = live->m_rd - e->prev.m_rd;
+	t->sum[LG_TICK_D_WR] = live->m_wr - e->prev.m_wr;
+	t->max[LG_TICK_MAX_LAT] = e->pending_max;
+}
+
+/* What this rank says at an interval exchange (see coord.h); *live gets the live sums.
+ * The reduced answer in *t is the same on every rank and decides for all. */
+static int exchange(struct engine *e, bool tick, bool due, struct lg_coord_tick *t,
+		    struct sums *live)
+{
+	uint64_t max = live_sum(e, live);
+
+	e->pending_max = max > e->pending_max ? max : e->pending_max;
+	*t = (struct lg_coord_tick){ .max = {
+		[LG_TICK_STOP] = (interrupted ? LG_STOP_INTERRUPT : 0) |
+				 (atomic_load_explicit(&e->sh->abort, memory_order_relaxed) ?
+					  LG_STOP_ABORT : 0),
+		[LG_TICK_NOT_DONE] = e->cfg->run_once && count_done(e) < e->spawn.started,
+		[LG_TICK_NOT_DUE] = !due,
+		[LG_TICK_TICK] = tick,
+	} };
+	tick_sums(e, live, t);
+	return lg_coord_tick(e->cfg->coord, t);
+}
+
+/* Print the progress line at now from the job's sums t: in warm-up, ops and MB/s of
+ * every op since the start barrier; in the measured phase, of the ops recorded so far
+ * over the seconds since it began, which is how the final Throughput line counts (its
+ * last value is that line). */
+static void progress(struct engine *e, uint64_t now, const struct lg_coord_tick *t)
 {
 	uint64_t since = e->t_exec ? e->t_exec : e->t_start;
 	double secs = (double)(now - since) / 1e9;
-	uint64_t ops = e->t_exec ? t->m_ops : t->ops;
-	uint64_t bytes = e->t_exec ? t->m_rd + t->m_wr : t->rd + t->wr;
 
 	if (e->cfg->quiet || !e->cfg->progress)
 		return;
-	e->cfg->progress(stdout, e->cfg->clients, ops,
-			   secs > 0 ? (double)bytes / secs / 1e6 : 0,
+	e->cfg->progress(stdout, e->cfg->clients * lg_coord_size(e->cfg->coord),
+			 t->sum[LG_TICK_OPS],
+			 secs > 0 ? (double)t->sum[LG_TICK_BYTES] / secs / 1e6 : 0,
 			   e->t_exec ? "execute" : "warmup", secs,
-			   e->cfg->interval_s < 1 ? 2 : 0, (double)max / 1e6);
+			   e->cfg->interval_s < 1 ? 2 : 0, (double)t->max[LG_TICK_MAX_LAT] / 1e6);
 	fflush(stdout);
 }
 
-/* One interval ending at now: a timeline entry in the measured phase (from the counters
- * of recorded ops, so the timeline adds up to the run's totals), and unless quiet the
- * progress line. */
-static int interval(struct engine *e, uint64_t now, bool print)
+/* One interval ending at now, with the sums t of every rank: a timeline entry in the
+ * measured phase, and unless quiet the progress line. */
+static int interval(struct engine *e, uint64_t now, const struct lg_coord_tick *t,
+		    const struct sums *live, bool print)
 {
 	double len = (double)(now - e->prev_tick) / 1e9;
-	struct sums t;
-	uint64_t max;
 	int rc = 0;
 
-	max = live_sum(e, &t);
 	if (e->t_exec) {
 		size_t k = e->run->ntimeline;
 		struct lg_interval iv = {
 			.t_s = (double)(now - e->t_exec) / 1e9,
-			.ops = t.m_ops - e->prev.m_ops,
-			.bytes_read = t.m_rd - e->prev.m_rd,
-			.bytes_written = t.m_wr - e->prev.m_wr,
+			.ops = t->sum[LG_TICK_D_OPS],
+			.bytes_read = t->sum[LG_TICK_D_RD],
+			.bytes_written = t->sum[LG_TICK_D_WR],
 			.len_s = len,
-			.max_latency_ns = max,
+			.max_latency_ns = t->max[LG_TICK_MAX_LAT],
 		};
 
 		iv.bytes = iv.bytes_read + iv.bytes_written;
@@ -210,15 +245,16 @@ static int interval(struct engine *e, uint64_t now, bool print)
 		 * is now written by nobody and can be read */
 		atomic_store_explicit(&e->sh->epoch, (unsigned)k + 1, memory_order_relaxed);
 		rc = lg_run_add_interval(e->run, &iv);
-		if (!rc && k > 0)
+		if (k > 0) /* on every rank alike (a collective reduction), even after -ENOMEM */
 			interval_p99(e, k - 1);
 		if (!rc)
 			lg_monitor_interval(e->mon, &e->run->timeline[k], k, now);
 	}
 	if (print)
-		progress(e, now, &t, max);
-	e->prev = t;
+		progress(e, now, t);
+	e->prev = *live;
 	e->prev_tick = now;
+	e->pending_max = 0;
 	return rc;
 }
 
@@ -239,6 +275,7 @@ static void begin_execute(struct engine *e, uint64_t now)
 	set_phase(e, LG_CLOCK_EXECUTE);
 	live_sum(e, &e->base);
 	e->prev = e->base;
+	e->pending_max = 0; /* warm-up's slowest op is not the first interval's */
 	if (now)
 		set_start(e, now);
 }
@@ -250,33 +287,57 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
-/* Watch the clock from the start barrier to the end of the measured phase. Returns
- * 0, or -ENOMEM when the timeline could not grow. */
+/* A stop, from this rank or another: every rank stops alike. */
+static void stop_all(struct engine *e, uint64_t why)
+{
+	if (why & LG_STOP_INTERRUPT)
+		interrupted = 1;
+	if (why & LG_STOP_ABORT)
+		atomic_store_explicit(&e->sh->abort, 1, memory_order_relaxed);
+}
+
+/* Watch the clock from the start barrier to the end of the measured phase. Whenever
+ * something is due here (an interval, the end of a phase, a stop) the ranks exchange
+ * their sums and flags, and act on the reduced ones, so all take the same steps (one
+ * host: the reduction is the identity). Returns 0, or -ENOMEM when the timeline could
+ * not grow. */
 static int monitor(struct engine *e)
 {
 	const struct lg_config *cfg = e->cfg;
 	uint64_t warm = cfg->run_once ? 0 : (uint64_t)(cfg->warmup_s * 1e9);
 	uint64_t len = (uint64_t)(cfg->time_s * 1e9), next = e->t_start + e->interval_ns;
+	struct lg_coord_tick t;
+	struct sums live;
 	int rc = 0;
 
 	for (;;) {
 		uint64_t now = lg_now_ns();
 		/* the next moment something is due: the end of warm-up or of the run */
 		uint64_t due = e->t_exec ? e->t_exec + len : e->t_start + warm;
+		bool is_due = !(cfg->run_once && e->t_exec) && now >= due;
+		bool stop = interrupted || atomic_load_explicit(&e->sh->abort, memory_order_relaxed);
+		bool done = cfg->run_once && count_done(e) >= e->spawn.started;
 
-		if (interrupted || atomic_load_explicit(&e->sh->abort, memory_order_relaxed))
+		if (!(now >= next || is_due || stop || done)) {
+			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
+			continue;
+		}
+		if (exchange(e, now >= next, is_due, &t, &live)) {
+			rc = -EIO;
 			break;
-		if (cfg->run_once ? count_done(e) >= e->spawn.started : e->t_exec && now >= due)
+		}
+		stop_all(e, t.max[LG_TICK_STOP]);
+		if (t.max[LG_TICK_STOP])
 			break;
-		if (now >= next) {
-			rc = rc ? rc : interval(e, now, true);
+		if (cfg->run_once ? !t.max[LG_TICK_NOT_DONE] : e->t_exec && !t.max[LG_TICK_NOT_DUE])
+			break;
+		if (t.max[LG_TICK_TICK]) {
+			rc = rc ? rc : interval(e, now, &t, &live, true);
 			next += e->interval_ns;
 		}
-		if (!e->t_exec && now >= due) {
+		if (!e->t_exec && !t.max[LG_TICK_NOT_DUE]) {
 			begin_execute(e, now);
 			next = now + e->interval_ns;
-		} else if (now < next) {
-			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
 		}
 	}
 	/* the last, usually partial, interval is taken once the clients have stopped
@@ -356,10 +417,12 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	if (!e->clients || lg_write_pattern(e->wl->max_io, &e->sh->wbuf))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
-		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), i, e->wl->ntypes,
+		/* ids are global: rank r's client i is r * n + i */
+		unsigned id = lg_coord_rank(cfg->coord) * n + i;
+		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), id, e->wl->ntypes,
 								  paced(cfg));
 
-		if (lg_client_init(&e->clients[i], i, e->wl, e->sh, &e->live[i], st))
+		if (lg_client_init(&e->clients[i], id, e->wl, e->sh, &e->live[i], st))
 			goto nomem;
 		e->clients[i].win = windows_of(e, i);
 	}
@@ -387,18 +450,26 @@ static uint64_t measured_end(const struct engine *e, uint64_t t_stop)
  * the last progress line shows the final figures. */
 static int last_interval(struct engine *e, uint64_t end)
 {
-	struct sums t;
+	struct lg_coord_tick t = { 0 };
+	struct sums live;
+	uint64_t max;
 
 	if (!e->t_exec)
 		return 0;
-	live_sum(e, &t);
+	max = live_sum(e, &live);
+	e->pending_max = max > e->pending_max ? max : e->pending_max;
 	if (end < e->prev_tick)
 		end = e->prev_tick;
-	if (t.m_ops == e->prev.m_ops && end - e->prev_tick < e->interval_ns / 100)
+	tick_sums(e, &live, &t);
+	/* every rank's end, from its own measured start: the job's is the latest */
+	t.max[LG_TICK_END] = end - e->t_exec;
+	t.max[LG_TICK_TICK] = end - e->prev_tick >= e->interval_ns / 100;
+	if (lg_coord_tick(e->cfg->coord, &t))
+		return -EIO;
+	if (!t.sum[LG_TICK_D_OPS] && !t.max[LG_TICK_TICK])
 		return 0; /* nothing left, and too short to be worth a line */
-	return interval(e, end, true);
+	return interval(e, e->t_exec + t.max[LG_TICK_END], &t, &live, true);
 }
-
 static enum lg_run_status run_status(const struct engine *e, bool failed)
 {
 	if (failed)
@@ -417,6 +488,9 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	uint64_t last = measured_end(e, t_stop);
 	int rc = last_interval(e, last);
 
+	if (e->run->ntimeline) /* the last interval's window: the clients have stopped (first:
+				 a reduction every rank makes) */
+		interval_p99(e, e->run->ntimeline - 1);
 	run->nclients = e->spawn.started;
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
@@ -425,14 +499,15 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	run->clients = calloc(e->spawn.started ? e->spawn.started : 1, sizeof(*run->clients));
 	if (rc || !run->clients)
 		return -ENOMEM;
-	for (unsigned i = 0; i < e->spawn.started; i++)
+	for (unsigned i = 0; i < e->spawn.started; i++) {
 		run->clients[i] = stats_of(e, i);
+		if (e->t_exec && e->live[i].last_end_ns > e->t_exec)
+			run->clients[i]->done_s = (double)(e->live[i].last_end_ns - e->t_exec) / 1e9;
+	}
 	if (e->t_exec)
 		run->duration_s = (double)(last - e->t_exec) / 1e9;
 	run->t0_ns = e->t_exec;
 	run->stall_ns = e->sh->stall_ns;
-	if (run->ntimeline) /* the last interval's window: the clients have stopped */
-		interval_p99(e, run->ntimeline - 1);
 	run->status = run_status(e, failed);
 	if (e->spawn.lost) {
 		run->lost = calloc(e->spawn.lost, sizeof(*run->lost));
@@ -441,7 +516,7 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 		for (unsigned i = 0; i < e->spawn.started; i++)
 			if (e->spawn.lost_signal[i] || e->spawn.exit_status[i] > 0)
 				run->lost[run->nlost++] = (struct lg_lost){
-					i, e->spawn.lost_signal[i], e->spawn.exit_status[i] };
+					e->clients[i].id, e->spawn.lost_signal[i], e->spawn.exit_status[i] };
 	}
 	return lg_run_merge(run);
 }
@@ -458,13 +533,15 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 	if (e->sh)
 		free((void *)e->sh->wbuf);
 	lg_spawn_free(&e->spawn);
-	if (e->shm && !e->run->shm) {
+	if (e->shm && e->run->shm != e->shm) {
 		pthread_mutex_destroy(&e->sh->gate.lock);
 		pthread_cond_destroy(&e->sh->gate.cond);
 		munmap(e->shm, e->shm_len);
 	}
 	current_rundir = NULL;
-	if (dirfd >= 0 && !e->cfg->keep) {
+	if (dirfd >= 0 && !lg_coord_owns_rundir(e->cfg->coord)) {
+		close(dirfd); /* rank 0 removes the shared directory (after the barrier) */
+	} else if (dirfd >= 0 && !e->cfg->keep) {
 		int rc = lg_rundir_remove(rundir, dirfd);
 
 		if (rc)
@@ -505,7 +582,7 @@ static bool setup_failed(struct engine *e, const char *rundir)
 		if (u->nnotes && (n->got == ENOSPC || n->got == EDQUOT)) {
 			snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s "
 				 "at line %u of the workload, client %u); nothing was measured",
-				 rundir, lg_errno_name(n->got), n->line, i);
+				 rundir, lg_errno_name(n->got), n->line, e->clients[i].id);
 			break;
 		}
 	}
@@ -516,6 +593,29 @@ static bool setup_failed(struct engine *e, const char *rundir)
 	return true;
 }
 
+/* Several ranks: when the setup of any failed, every rank's run failed, with the first
+ * failing rank's reason (naming its host and rank). Returns whether it failed. */
+static bool agree_failed(struct engine *e, bool failed)
+{
+	struct lg_run *run = e->run;
+	char msg[1024];
+	int rc;
+
+	snprintf(msg, sizeof(msg), "%s", run->failure ? run->failure : "setup failed");
+	rc = lg_coord_status(e->cfg->coord, failed ? -(run->failure_errno ? run->failure_errno
+								 : EIO) : 0,
+			     msg, sizeof(msg));
+	if (!rc)
+		return false;
+	if (run->failure_owned)
+		free((void *)run->failure);
+	run->failure = strdup(msg);
+	run->failure_owned = run->failure != NULL;
+	run->failure_errno = -rc;
+	run->failure_phase = LG_UNTIMED_SETUP;
+	return true;
+}
+
 /* Setup done, clients at the barrier: release them and watch until the end. */
 static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 {
@@ -523,28 +623,18 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 	/* Without warm-up the very first op is measured: announce the measured phase while
 	 * every client still waits at the barrier, and start its clock at the release. */
 	bool now = cfg->run_once || cfg->warmup_s == 0;
-	int rc = 0;
+	int rc;
 
-	if (cfg->drop_caches)
-		rc = lg_drop_caches(err, errlen);
-	if (rc)
-		set_phase(e, LG_CLOCK_STOP);
-	else if (now)
+	if (now)
 		begin_execute(e, 0);
 	gate_release(&e->sh->gate, 1);
 	e->t_start = lg_now_ns();
-	if (!rc && now)
+	if (now)
 		set_start(e, e->t_start);
-	if (!rc) {
-		struct sched_param old;
-		int policy = lg_master_realtime(&old);
-
-		rc = monitor(e);
-		if (policy >= 0)
-			pthread_setschedparam(pthread_self(), policy, &old);
-	}
+	rc = monitor(e);
 	*t_stop = lg_now_ns();
-	return rc;
+	/* every rank goes on to the reductions, or none */
+	return lg_coord_status(cfg->coord, rc, err, errlen);
 }
 
 int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
@@ -552,17 +642,21 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 {
 	struct engine e = { .cfg = cfg, .wl = wl, .run = run,
 			    .interval_ns = (uint64_t)(cfg->interval_s * 1e9) };
+	struct lg_coord *co = cfg->coord;
+	struct sched_param old;
 	char *rundir = NULL;
-	int dirfd = -1, rc;
+	int dirfd = -1, rc, policy;
 	uint64_t t_stop = 0, left;
 	bool failed = false;
 
 	memset(run, 0, sizeof(*run));
-	rc = lg_limits_check(cfg, wl, err, errlen);
+	/* Each failure before the start is agreed on by every rank (lg_coord_status), so
+	 * all take the same path; on one host those calls hand back rc. */
+	rc = lg_coord_status(co, lg_limits_check(cfg, wl, err, errlen), err, errlen);
 	if (!rc)
-		rc = lg_rundir_create(cfg->directory, &rundir, &dirfd, err, errlen);
+		rc = lg_coord_rundir(co, cfg->directory, &rundir, &dirfd, err, errlen);
 	if (!rc && cfg->direct)
-		rc = lg_probe_direct(dirfd, rundir, err, errlen);
+		rc = lg_coord_status(co, lg_probe_direct(dirfd, rundir, err, errlen), err, errlen);
 	if (rc)
 		goto out;
 	current_rundir = rundir;
@@ -572,6 +666,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		snprintf(err, errlen, "out of memory for the system monitor");
 	else
 		rc = alloc_clients(&e, err, errlen);
+	rc = lg_coord_status(co, rc, err, errlen);
 	if (rc)
 		goto out;
 	e.sh->dirfd = dirfd;
@@ -580,12 +675,23 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	gate_wait_all(&e);
 	if (!rc)
 		failed = setup_failed(&e, rundir);
+	if (!rc && co) /* one rank's setup failed: every rank's run failed */
+		failed = agree_failed(&e, failed);
+	if (!rc && !failed && cfg->drop_caches) /* on every host, just before the common start */
+		rc = lg_drop_caches(err, errlen);
+	/* real-time where allowed from the common start to the end of the watch: on a host
+	 * whose cores the clients (of other ranks too) keep busy, the master still wakes
+	 * on time; it sleeps almost all the time, so it takes nothing from them */
+	policy = lg_master_realtime(&old);
+	rc = lg_coord_start(co, rc, err, errlen);
 	if (!rc && !failed) {
 		rc = measure(&e, &t_stop, err, errlen);
 	} else { /* the clients that did start go straight to cleanup */
 		set_phase(&e, LG_CLOCK_STOP);
 		gate_release(&e.sh->gate, 1);
 	}
+	if (policy >= 0)
+		pthread_setschedparam(pthread_self(), policy, &old);
 	gate_wait_all(&e);
 	if (!rc && cfg->end_sync)
 		end_sync(&e, dirfd, &t_stop);
@@ -593,20 +699,27 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	lg_spawn_join(&e.spawn);
 	lg_spawn_warn_lost(&e.spawn);
 	run->cleanup_left = -1;
+	if (co) /* a shared directory: count once every rank's cleanup is over */
+		lg_coord_status(co, 0, NULL, 0);
 	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
 		run->cleanup_left = (int64_t)left;
 	if (!rc)
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
+	if (!rc) /* rank 0 gets every rank's clients (in a mapping of its own) */
+		rc = lg_coord_finish(co, run, stats_of(&e, 0), e.stats_size, err, errlen);
 	if (!rc) {
-		run->shm = e.shm;
-		run->shm_len = e.shm_len;
 		run->mon = e.mon;
 		e.mon = NULL;
+	}
+	if (!rc && !run->shm) {
+		run->shm = e.shm;
+		run->shm_len = e.shm_len;
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 out:
+	lg_coord_status(co, 0, NULL, 0); /* cleanup after every rank is done with the files */
 	teardown(&e, rundir, dirfd);
 	return rc;
 }

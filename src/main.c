@@ -16,7 +16,9 @@
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
 #include "loadgen/direct.h"
+#include "loadgen/coord.h"
 #include "loadgen/engine.h"
+#include "loadgen/hosts.h"
 #include "loadgen/import.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/report.h"
@@ -32,6 +34,7 @@
 #include "loadgen/sysinfo.h"
 #include "loadgen/units.h"
 #include "loadgen/yaml_load.h"
+#include "tag_stderr.h"
 
 #define EXIT_ERRORS 1      /* the run finished but ops failed */
 #define EXIT_USAGE 2       /* bad usage or workload, nothing ran */
@@ -43,7 +46,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI
 };
 
 static const struct option long_options[] = {
@@ -75,6 +78,7 @@ static const struct option long_options[] = {
 	{ "resolve", required_argument, NULL, OPT_RESOLVE },
 	{ "monitor", required_argument, NULL, OPT_MONITOR },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "mpi", no_argument, NULL, OPT_MPI },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -138,6 +142,9 @@ static void usage(FILE *f)
 		"                         messages during the run (default on)\n"
 		"      --log FILE         stream the run to FILE as JSON lines, synced every\n"
 		"                         interval (survives a crash)\n"
+		"      --mpi              one run across MPI ranks even when no launcher is\n"
+		"                         detected (mpirun and srun are detected); NCLIENTS\n"
+		"                         is per rank (README: Many hosts)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -272,6 +279,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		cfg->monitor = strcmp(arg, "on") == 0;
 		break;
 	case OPT_LOG: cfg->log_path = arg; break;
+	case OPT_MPI: cfg->mpi = true; break;
 	case OPT_REPEAT:
 		if (lg_repeat_parse(arg, &cfg->repeat_rule))
 			return bad_usage("invalid --repeat '%s': expected 1 to 10000, or"
@@ -291,7 +299,9 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_seconds("--stall-threshold", arg, "seconds > 0");
 		break;
 	case 'h': usage(stdout); exit(0);
-	case 'V': printf("loadgen %s\n", LOADGEN_VERSION); exit(0);
+	case 'V':
+		printf("loadgen %s%s\n", LOADGEN_VERSION, lg_coord_built() ? " (MPI)" : "");
+		exit(0);
 	default: return lg_cli_bad_option(NULL, long_options, cfg->argv, opt);
 	}
 	return 0;
@@ -342,38 +352,55 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 	return 0;
 }
 
-static int load_workload(const struct lg_config *cfg, struct lg_workload **wl)
+/* Load the workload for NCLIENTS on every rank (${clients} is the total). *hash gets a
+ * hash of its text, for the ranks to compare. Errors go to err. */
+static int load_workload(const struct lg_config *cfg, struct lg_workload **wl, uint64_t *hash,
+			 char *err, size_t errlen)
 {
-	char err[1024], path[LG_LOADFILE_PATH_MAX], *text = NULL;
+	unsigned clients = cfg->clients * lg_coord_size(cfg->coord);
+	char path[LG_LOADFILE_PATH_MAX], *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	if (!cfg->loadfile)
+	*hash = LG_HASH_INIT;
+	if (!cfg->loadfile) {
+		*hash = lg_hash_bytes(*hash, lg_builtin_netbench, lg_builtin_netbench_len);
 		rc = lg_yaml_load("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
-				  cfg->params, cfg->nparams, cfg->clients, wl, err, sizeof(err));
-	else if (!(rc = lg_loadfile_load(cfg->loadfile, &text, &len, path, sizeof(path), err,
-					 sizeof(err))))
-		rc = lg_loadfile_compile(path, text, len, cfg->params, cfg->nparams,
-					 cfg->clients, wl, err, sizeof(err));
+				  cfg->params, cfg->nparams, clients, wl, err, errlen);
+	} else if (!(rc = lg_loadfile_load(cfg->loadfile, &text, &len, path, sizeof(path), err,
+					   errlen))) {
+		*hash = lg_hash_bytes(*hash, text, len);
+		rc = lg_loadfile_compile(path, text, len, cfg->params, cfg->nparams, clients, wl,
+					 err, errlen);
+	}
 	if (!rc) { /* O_DIRECT: sizes and offsets the target cannot take, refused now */
 		struct lg_direct_align a;
 
 		lg_direct_alignment(cfg->directory, &a);
 		rc = cfg->loadfile ? lg_direct_check(*wl, cfg->direct, &a, cfg->loadfile, text,
-						     len, err, sizeof(err))
+						     len, err, errlen)
 				   : lg_direct_check(*wl, cfg->direct, &a, "builtin:netbench",
 						     lg_builtin_netbench, lg_builtin_netbench_len,
-						     err, sizeof(err));
+						     err, errlen);
 		if (rc) {
 			lg_workload_destroy(*wl);
 			*wl = NULL;
 		}
 	}
 	free(text);
-	if (rc)
-		fprintf(stderr, "loadgen: %s%s\n", err,
-			cfg->loadfile ? "" : " " LG_SHOW_BUILTIN_HINT);
+	if (rc && !cfg->loadfile) {
+		size_t used = strlen(err);
+
+		snprintf(err + used, errlen - used, " %s", LG_SHOW_BUILTIN_HINT);
+	}
 	return rc;
+}
+
+/* Print an error once: on one host, or from rank 0 of several. */
+static void say(const struct lg_config *cfg, const char *err)
+{
+	if (lg_coord_rank(cfg->coord) == 0)
+		fprintf(stderr, "loadgen: %s\n", err);
 }
 
 /* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
@@ -411,15 +438,16 @@ static int write_json(const struct lg_config *cfg, const struct lg_workload *wl,
 {
 	char err[1024];
 	json_t *doc = lg_run_output_result(cfg, wl, runs, n);
-	int rc = doc ? 0 : -ENOMEM;
+	int rc = doc ? lg_result_json_hosts(doc, runs, n) : -ENOMEM;
 
-	if (doc && cfg->json_path)
+	if (!rc && cfg->json_path)
 		rc = lg_result_json_write(cfg->json_path, doc, err, sizeof(err));
-	if (rc == 0 && doc && cfg->html_path)
+	if (rc == 0 && cfg->html_path)
 		rc = lg_report_html_doc(doc, cfg->json_path ? cfg->json_path : "this run",
 					cfg->html_path, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "loadgen: %s\n", doc ? err : "out of memory building the JSON");
+		fprintf(stderr, "loadgen: %s\n", doc && rc != -ENOMEM ? err :
+			"out of memory building the JSON");
 	/* --log: the result is its last line */
 	if (lg_run_output_log_close((struct lg_config *)cfg, doc, err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --log %s\n", err);
@@ -465,6 +493,7 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 {
 	double rates[10000], ci_pct = NAN;
 	size_t first = *n, k = 0;
+	bool done;
 	char err[1024];
 
 	while (!lg_engine_interrupted()) {
@@ -472,20 +501,26 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 
 		if (cfg->repeat > 1 || cfg->nsweep > 1)
 			printf("%s%s %u clients: run %zu%s%u\n", *n ? "\n" : "",
-			       cfg->nsweep > 1 ? "Sweep:" : "Run", cfg->clients, k + 1,
+			       cfg->nsweep > 1 ? "Sweep:" : "Run",
+			       cfg->clients * lg_coord_size(cfg->coord), k + 1,
 			       cfg->repeat_rule.is_auto ? " of at most " : " of ", cfg->repeat);
 		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "loadgen: %s\n", err);
+			say(cfg, err);
 			return rc;
 		}
-		if (runs[*n].status == LG_RUN_FAILED)
-			fprintf(stderr, "loadgen: %s\n", runs[*n].failure ? runs[*n].failure
-									  : "the run failed");
+		if (runs[*n].status == LG_RUN_FAILED) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s",
+				 runs[*n].failure ? runs[*n].failure : "the run failed");
+			say(cfg, why);
+		}
 		if (cfg->quiet && (cfg->repeat > 1 || cfg->nsweep > 1)) {
 			print_run_line(&runs[*n], k);
 		} else {
 			lg_report_print(stdout, cfg, &runs[*n]);
+			lg_report_hosts(stdout, &runs[*n], cfg->run_once);
 			lg_monitor_print(stdout, runs[*n].mon);
 		}
 		fflush(stdout);
@@ -495,7 +530,10 @@ static int run_count(const struct lg_config *cfg, const struct lg_workload *wl,
 		}
 		rates[k] = run_rate(&runs[first], &runs[*n]);
 		(*n)++;
-		if (lg_repeat_done(&cfg->repeat_rule, rates, ++k, &ci_pct))
+		done = lg_repeat_done(&cfg->repeat_rule, rates, ++k, &ci_pct);
+		/* rank 0 alone has the job's rates: its decision is every rank's */
+		lg_coord_bcast(cfg->coord, &done, sizeof(done));
+		if (done)
 			break;
 	}
 	print_repeat_stop(cfg, k, ci_pct);
@@ -540,38 +578,85 @@ static int run_status(const struct lg_run *runs, size_t n)
 }
 
 /* Checks that need the workload and may refuse the run before any load starts. */
-static int preflight(struct lg_config *cfg, struct lg_workload *wl)
+static int preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, size_t len)
 {
 	char err[1024];
 
 	if (lg_rundir_check(cfg->directory, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: -D %s\n", err);
+		snprintf(msg, len, "-D %s", err);
 		return -ENOTDIR;
 	}
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: --json %s\n", err);
+		snprintf(msg, len, "--json %s", err);
 		return -EINVAL;
 	}
 	if (cfg->html_path && lg_result_json_check(cfg->html_path, err, sizeof(err))) {
-		fprintf(stderr, "loadgen: --html %s\n", err);
+		snprintf(msg, len, "--html %s", err);
 		return -EINVAL;
 	}
 	if (cfg->drop_caches && access(LG_DROP_CACHES_PATH, W_OK) != 0) {
-		fprintf(stderr, "loadgen: --drop-caches needs root: %s: %s\n", LG_DROP_CACHES_PATH,
-			strerror(errno));
+		snprintf(msg, len, "--drop-caches needs root: %s: %s", LG_DROP_CACHES_PATH,
+			 strerror(errno));
 		return -EPERM;
 	}
 	lg_workload_add_open_flags(wl, (cfg->sync_open ? O_SYNC : 0) | (cfg->direct ? O_DIRECT : 0));
 	return 0;
 }
 
-/* Load and check the workload once per client count of the sweep. 0, or -1 (said). */
+/* Join the other ranks when an MPI launcher started us (or --mpi): only rank 0 prints
+ * and writes the result. Returns 0 or an exit status. */
+static int join_ranks(struct lg_config *cfg)
+{
+	char err[1024];
+	int rc = lg_coord_open(cfg->mpi, &cfg->coord, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "loadgen: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (lg_coord_rank(cfg->coord) > 0) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0 && dup2(fd, STDOUT_FILENO) >= 0)
+			close(fd);
+		cfg->json_path = NULL; /* rank 0 writes the result files and the log */
+		cfg->html_path = NULL;
+		cfg->log_path = NULL;
+		lg_stderr_tag(cfg->coord->host, cfg->coord->rank);
+	}
+	lg_coord_warn_binding(cfg->coord, cfg->clients);
+	return 0;
+}
+
+/* Load the workload on every rank and check that all ranks would run the same load.
+ * Returns 0 or an exit status (the same on every rank). */
+static int load_and_agree(struct lg_config *cfg, struct lg_workload **wl)
+{
+	char err[2048] = "";
+	uint64_t hash = 0;
+	int rc = load_workload(cfg, wl, &hash, err, sizeof(err));
+
+	rc = lg_coord_status(cfg->coord, rc, err, sizeof(err));
+	if (!rc)
+		rc = lg_coord_agree_config(cfg->coord, cfg, hash, err, sizeof(err));
+	if (!rc)
+		rc = lg_coord_status(cfg->coord, preflight(cfg, *wl, err, sizeof(err)), err,
+				     sizeof(err));
+	if (rc)
+		say(cfg, err);
+	return rc ? EXIT_USAGE : 0;
+}
+
+/* Load and check the workload once per client count of the sweep, on every rank (each
+ * rank runs the same counts in the same order). Returns 0 or an exit status (said). */
 static int load_all(struct lg_config *cfg, struct lg_workload **wls)
 {
 	for (size_t i = 0; i < cfg->nsweep; i++) {
+		int rc;
+
 		cfg->clients = cfg->sweep[i];
-		if (load_workload(cfg, &wls[i]) || preflight(cfg, wls[i]))
-			return -1;
+		if ((rc = load_and_agree(cfg, &wls[i])))
+			return rc;
 	}
 	cfg->clients = cfg->sweep[0];
 	return 0;
@@ -596,11 +681,13 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "show") == 0)
 		return lg_show_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
+	if (!status)
+		status = join_ranks(&cfg);
+	if (!status)
+		status = load_all(&cfg, wls);
 	if (status)
 		goto out;
 	status = EXIT_USAGE;
-	if (load_all(&cfg, wls))
-		goto out;
 	runs = calloc(cfg.repeat * cfg.nsweep, sizeof(*runs));
 	if (!runs)
 		goto out;
@@ -608,6 +695,8 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
+	if (cfg.coord)
+		cfg.coord->env = cfg.env;
 	if (lg_run_output_log_open(&cfg, wls[0], err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --log %s\n", err);
 		goto out;
@@ -624,6 +713,11 @@ int main(int argc, char **argv)
 		status = EXIT_ERRORS;
 out:
 	lg_run_output_log_close(&cfg, NULL, err, sizeof(err)); /* when not closed above */
+	if (cfg.coord) { /* every rank leaves with rank 0's status */
+		lg_coord_bcast(cfg.coord, &status, sizeof(status));
+		lg_coord_close(cfg.coord);
+		lg_stderr_untag();
+	}
 	for (size_t i = 0; i < n; i++) {
 		lg_monitor_destroy(runs[i].mon);
 		lg_run_clear(&runs[i]);

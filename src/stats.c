@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "loadgen/coord.h"
+
 size_t lg_client_stats_size(size_t ntypes, bool svc)
 {
 	size_t row = sizeof(struct lg_type_stats) + (svc ? sizeof(struct lg_histogram) : 0);
@@ -293,6 +295,8 @@ void lg_run_clear(struct lg_run *run)
 		free((void *)run->failure);
 	run->failure = NULL;
 	run->failure_owned = false;
+	lg_multi_destroy(run->multi);
+	run->multi = NULL;
 	run->lost = NULL;
 	run->nlost = 0;
 	run->clients = NULL;

@@ -9,6 +9,8 @@
 #include "loadgen/sweep.h"
 #include "loadgen/workload.h"
 
+struct lg_coord;
+
 /* Defaults, documented in README.md and --help. */
 #define LG_DEFAULT_TIME_S 10.0
 #define LG_DEFAULT_WARMUP_S 2.0
@@ -77,6 +79,9 @@ struct lg_config {
 	bool monitor;          /* --monitor on: system counters and kernel messages (default) */
 	const char *log_path;  /* --log destination, or NULL */
 	struct lg_runlog *runlog; /* the open --log (owned by main), or NULL */
+	bool mpi;              /* --mpi: coordinate ranks even without a launcher's variables */
+	struct lg_coord *coord; /* the ranks of a run on several hosts (borrowed), or NULL:
+				   one host */
 };
 
 #endif

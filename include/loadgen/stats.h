@@ -9,6 +9,8 @@
 
 #include "loadgen/histogram.h"
 
+struct lg_multi;
+
 #define LG_ERRNO_MAX 135  /* errno values counted individually (0 < errno < 135):
 			     Linux's (up to 133) and LG_ERR_SLOT_OPEN */
 #define LG_FIRST_ERRORS 8 /* unexpected results remembered per client, with their line */
@@ -147,6 +149,9 @@ struct lg_client_stats {
 							 because its slot was not open */
 	struct lg_untimed_stats untimed[LG_UNTIMED_COUNT]; /* failures outside the
 							 measured phase, never reset */
+	double done_s;                                /* when its last measured op ended,
+							 seconds after the measured phase
+							 began (set when the run ends) */
 	struct lg_histogram *svc;                     /* per label service time, when the
 							 latency in types[] counts from the
 							 intended start (--rate); else NULL */
@@ -217,6 +222,8 @@ struct lg_run {
 	struct lg_lost *lost;            /* client processes lost (owned), nlost entries */
 	size_t nlost;
 	uint64_t stall_ns;               /* ops at least this slow count as stalls */
+	struct lg_multi *multi;          /* ranks and hosts of a run on several (MPI), on
+					    rank 0; NULL on one host (owned) */
 	void *shm;                       /* when set, clients[i] point into this mapping of
 					    shm_len bytes (owned, unmapped by lg_run_clear) */
 	size_t shm_len;

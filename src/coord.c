@@ -1,0 +1,316 @@
+/* Coordination of ranks: launch detection, the single-host no-ops and the shared run
+ * directory. The MPI backend lives in mpi_coord.c and mpi_result.c (LOADGEN_MPI). */
+#include "loadgen/coord.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loadgen/config.h"
+#include "loadgen/rundir.h"
+#include "mpi_coord.h"
+
+#define TOKEN_NAME ".loadgen-rank0" /* rank 0's token in a fresh run directory */
+#define TOKEN_LEN 40                /* bytes of the token text */
+
+/* Environment variables that MPI launchers set in each rank: the variable, the one
+ * giving the number of ranks (or NULL), and the launcher's name. */
+static const struct launcher {
+	const char *rank_var, *size_var, *name;
+} launchers[] = {
+	{ .rank_var = "OMPI_COMM_WORLD_RANK", .size_var = "OMPI_COMM_WORLD_SIZE",
+	  .name = "Open MPI" },
+	{ .rank_var = "PMIX_RANK", .size_var = NULL, .name = "PMIx" },
+	{ .rank_var = "PMI_RANK", .size_var = "PMI_SIZE", .name = "PMI" },
+	{ .rank_var = "MPI_LOCALRANKID", .size_var = "MPI_LOCALNRANKS", .name = "MPICH" },
+	/* srun: only a step (not the batch script, which also has SLURM_PROCID) */
+	{ .rank_var = "SLURM_PROCID", .size_var = "SLURM_STEP_NUM_TASKS", .name = "Slurm srun" },
+};
+
+bool lg_coord_detect(const char **name, unsigned *size)
+{
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++) {
+		const struct launcher *l = &launchers[i];
+		const char *r = getenv(l->rank_var), *s = l->size_var ? getenv(l->size_var) : NULL;
+		unsigned long n = s ? strtoul(s, NULL, 10) : 0;
+
+		if (!r || !*r)
+			continue;
+		if (l->size_var && !strcmp(l->rank_var, "SLURM_PROCID") && n < 2)
+			continue; /* a batch script, or a one-task step: nothing to coordinate */
+		*name = l->name;
+		*size = (unsigned)n;
+		return true;
+	}
+	return false;
+}
+
+int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen)
+{
+	const char *name = "--mpi";
+	unsigned size = 0;
+	bool detected = lg_coord_detect(&name, &size);
+
+	*out = NULL;
+	if (!force && !detected)
+		return 0;
+	if (force)
+		name = "--mpi";
+#ifdef LOADGEN_MPI
+	return lg_mpi_open(name, out, err, errlen);
+#else
+	if (!force && size == 1)
+		return 0; /* one rank: the same as a plain run */
+	snprintf(err, errlen, "%s: this loadgen was built without MPI (LOADGEN_MPI=OFF), so "
+		 "its ranks would run separate, colliding runs; rebuild with libopenmpi-dev "
+		 "installed", force ? "--mpi" : name);
+	return -ENOTSUP;
+#endif
+}
+
+bool lg_coord_built(void)
+{
+#ifdef LOADGEN_MPI
+	return true;
+#else
+	return false;
+#endif
+}
+
+void lg_coord_close(struct lg_coord *c)
+{
+	if (c)
+		c->ops->close(c);
+}
+
+unsigned lg_coord_rank(const struct lg_coord *c)
+{
+	return c ? c->rank : 0;
+}
+
+unsigned lg_coord_size(const struct lg_coord *c)
+{
+	return c ? c->size : 1;
+}
+
+int lg_coord_status(struct lg_coord *c, int rc, char *err, size_t errlen)
+{
+	return c ? c->ops->status(c, rc, err, errlen) : rc;
+}
+
+int lg_coord_agree(struct lg_coord *c, const uint64_t *fields, const char *const *names,
+		   size_t nfields, char *err, size_t errlen)
+{
+	return c ? c->ops->agree(c, fields, names, nfields, err, errlen) : 0;
+}
+
+int lg_coord_bcast(struct lg_coord *c, void *buf, size_t len)
+{
+	return c ? c->ops->bcast(c, buf, len) : 0;
+}
+
+int lg_coord_start(struct lg_coord *c, int rc, char *err, size_t errlen)
+{
+	return c ? c->ops->start(c, rc, err, errlen) : rc;
+}
+
+int lg_coord_tick(struct lg_coord *c, struct lg_coord_tick *t)
+{
+	return c ? c->ops->tick(c, t) : 0;
+}
+
+int lg_coord_sum(struct lg_coord *c, uint64_t *v, size_t n)
+{
+	return c ? c->ops->sum(c, v, n) : 0;
+}
+
+int lg_coord_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
+		    char *err, size_t errlen)
+{
+	return c ? c->ops->finish(c, run, stats, stride, err, errlen) : 0;
+}
+
+void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!c || sched_getaffinity(0, sizeof(set), &set) || online <= 0 ||
+	    CPU_COUNT(&set) >= online || (unsigned)CPU_COUNT(&set) >= clients)
+		return;
+	fprintf(stderr, "loadgen: warning: the launcher bound this rank to %d of %ld CPUs, which "
+		"its %u clients share (Open MPI: mpirun --bind-to none)\n", CPU_COUNT(&set),
+		online, clients);
+}
+
+bool lg_coord_owns_rundir(const struct lg_coord *c)
+{
+	return !c || c->rank == 0 || !c->shared;
+}
+
+uint64_t lg_hash_bytes(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= b[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+/* One hash per setting that shapes the load, and what to call it when ranks differ. */
+#define H(x) lg_hash_bytes(LG_HASH_INIT, &(x), sizeof(x))
+
+int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint64_t workload,
+			  char *err, size_t errlen)
+{
+	uint64_t params = LG_HASH_INIT;
+	unsigned flags = (unsigned)cfg->run_once | (unsigned)cfg->processes << 1 |
+			 (unsigned)cfg->sync_open << 2 | (unsigned)cfg->sync_dirs << 3 |
+			 (unsigned)cfg->fsync_writes << 4 | (unsigned)cfg->direct << 5 |
+			 (unsigned)cfg->end_sync << 6 | (unsigned)cfg->drop_caches << 7 |
+			 (unsigned)cfg->verify << 8 | (unsigned)cfg->abort_on_error << 9;
+	double times[] = { cfg->time_s, cfg->warmup_s, cfg->interval_s, cfg->stall_threshold_s };
+	/* the whole sweep (a rank with other counts would run other collectives) and
+	 * --repeat's rule, field by field (the struct has padding) */
+	uint64_t counts = lg_hash_bytes(H(cfg->clients), cfg->sweep,
+					cfg->nsweep * sizeof(cfg->sweep[0]));
+	double rates[] = { cfg->rate_mbps, cfg->rate_ops };
+	double repeat[] = { cfg->repeat_rule.max, cfg->repeat_rule.is_auto,
+			    cfg->repeat_rule.pct, cfg->repeat };
+	int resolve = cfg->resolve;
+
+	if (!c)
+		return 0;
+	for (size_t i = 0; i < cfg->nparams; i++) {
+		params = lg_hash_bytes(params, cfg->params[i].name, strlen(cfg->params[i].name) + 1);
+		params = lg_hash_bytes(params, cfg->params[i].value,
+				       strlen(cfg->params[i].value) + 1);
+	}
+	{
+		const uint64_t fields[] = { workload, params, counts, H(flags),
+					    H(times), H(cfg->seed), H(rates), H(repeat),
+					    H(resolve) };
+		static const char *const names[] = {
+			"the workload (-c file content)", "parameters (-p)",
+			"NCLIENTS (the client counts of a sweep)",
+			("flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
+			 "--verify --abort-on-error)"),
+			"times (-t --warmup --interval --stall-threshold)", "--seed",
+			"--rate/--rate-ops", "--repeat", "--resolve" };
+
+		return lg_coord_agree(c, fields, names, sizeof(fields) / sizeof(fields[0]), err,
+				      errlen);
+	}
+}
+
+/* Rank 0: a token nobody else can have written, in a file of the new directory. */
+static int write_token(int dirfd, char *token, size_t len)
+{
+	struct timespec ts;
+	int fd;
+	ssize_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(token, len, "%016llx-%08x-%012lld", (unsigned long long)lg_hash_bytes(
+			 LG_HASH_INIT, &ts, sizeof(ts)), (unsigned)getpid(), (long long)ts.tv_nsec);
+	fd = openat(dirfd, TOKEN_NAME, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, token, strlen(token));
+	if (n < 0 || fsync(fd) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return close(fd) < 0 ? -errno : 0;
+}
+
+/* Whether the directory open as dirfd holds rank 0's token. */
+static bool has_token(int dirfd, const char *token)
+{
+	char buf[TOKEN_LEN + 8] = { 0 };
+	int fd = openat(dirfd, TOKEN_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && strcmp(buf, token) == 0;
+}
+
+static int open_dir(const char *path)
+{
+	return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* Ranks > 0: open rank 0's directory, or make the same path here when it is not there. */
+static int join_rundir(struct lg_coord *c, const char *path, const char *token, int *fd,
+		       char *err, size_t errlen)
+{
+	bool made = false;
+
+	*fd = open_dir(path);
+	if (*fd < 0 && errno == ENOENT) {
+		if (mkdir(path, 0755) == 0)
+			made = true;
+		else if (errno != EEXIST)
+			goto fail;
+		*fd = open_dir(path);
+	}
+	if (*fd < 0)
+		goto fail;
+	c->shared = !made && has_token(*fd, token);
+	if (!made && !c->shared) {
+		snprintf(err, errlen, "%s exists here but is not the run directory rank 0 "
+			 "created (no token); refusing to use it", path);
+		close(*fd);
+		*fd = -1;
+		return -EEXIST;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return -errno;
+}
+
+int lg_coord_rundir(struct lg_coord *c, const char *parent, char **path, int *fd, char *err,
+		    size_t errlen)
+{
+	char msg[4096 + TOKEN_LEN + 8] = { 0 }; /* rank 0's path, NUL, token */
+	int rc = 0;
+
+	if (!c)
+		return lg_rundir_create(parent, path, fd, err, errlen);
+	*path = NULL;
+	*fd = -1;
+	c->shared = true;
+	if (c->rank == 0) {
+		rc = lg_rundir_create(parent, path, fd, err, errlen);
+		if (!rc && strlen(*path) >= 4096)
+			rc = -ENAMETOOLONG;
+		if (!rc && (rc = write_token(*fd, msg + 4096, TOKEN_LEN + 1)))
+			snprintf(err, errlen, "%s/%s: %s", *path, TOKEN_NAME, strerror(-rc));
+		if (!rc)
+			memcpy(msg, *path, strlen(*path) + 1);
+	}
+	rc = lg_coord_status(c, rc, err, errlen);
+	if (!rc)
+		rc = lg_coord_bcast(c, msg, sizeof(msg));
+	if (!rc && c->rank != 0) {
+		*path = strdup(msg);
+		rc = *path ? join_rundir(c, msg, msg + 4096, fd, err, errlen) : -ENOMEM;
+	}
+	rc = lg_coord_status(c, rc, err, errlen);
+	if (c->rank == 0 && *fd >= 0)
+		unlinkat(*fd, TOKEN_NAME, 0); /* every rank looked: the workload must not see it */
+	return rc;
+}

@@ -1,0 +1,13 @@
+/* Tagged stderr: lines written to stderr get a "[host H rank R] " prefix (ranks > 0 of
+ * a multi-host run). Private. */
+#ifndef LOADGEN_TAG_STDERR_H
+#define LOADGEN_TAG_STDERR_H
+
+#include <stdbool.h>
+
+/* From now on, prefix every stderr line. 0, or -1 (stderr is left as it was). */
+int lg_stderr_tag(const char *host, unsigned rank);
+/* Flush what is pending and restore stderr. Harmless when not tagging. */
+void lg_stderr_untag(void);
+
+#endif

@@ -1,0 +1,329 @@
+"""Many hosts on MPI: ranks on localhost under mpirun, each rank in its own UTS namespace
+(its own host name, with unshare -u) where per-host grouping is tested.
+
+Skips (77) when mpirun is missing or the binary was built without MPI."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from lgtest import LOADGEN, SOURCE, check, tmpdir, write
+
+MPIRUN = shutil.which("mpirun")
+if not MPIRUN:
+    print("SKIP: mpirun not found (Debian: openmpi-bin)")
+    sys.exit(77)
+version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
+if "(MPI)" not in version:
+    print("SKIP: loadgen was built without MPI (LOADGEN_MPI=OFF)")
+    sys.exit(77)
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+# Open MPI keeps memory to the end (and unloads the modules that allocated it), which
+# LeakSanitizer reports as leaks of unknown modules: under ASan, leak checks stay off in
+# the ranks (every other check stays on; one-host tests keep checking leaks).
+# Under TSan, reports from inside Open MPI are suppressed (tsan-openmpi.supp).
+ENV["TSAN_OPTIONS"] = " ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
+                                           "suppressions=" + os.path.join(os.path.dirname(
+                                               os.path.abspath(__file__)),
+                                               "tsan-openmpi.supp")] if x)
+ENV["ASAN_OPTIONS"] = ":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
+                                           "detect_leaks=0"] if x)
+# Each rank: its own host name h<rank>; with TINY, rank 1 also gets a private tmpfs of
+# TINY over the target directory (so it does not see rank 0's run directory).
+RANK_SCRIPT = r'''
+r=$OMPI_COMM_WORLD_RANK
+hostname "h$r" || exit 97
+if [ -n "$TINY" ] && [ "$r" = 1 ]; then
+  mount -t tmpfs -o "size=$TINY" none "$TARGET" || exit 98
+fi
+exec "$@"
+'''
+unshare_ok = subprocess.run(["unshare", "-u", "-m", "--propagation", "private", "true"],
+                            capture_output=True).returncode == 0
+
+
+def mpirun(np, args, hosts=False, tiny=None, target=None, timeout=120, popen=False):
+    cmd = [MPIRUN, "--oversubscribe", "-np", str(np)]
+    if hosts:
+        cmd += ["unshare", "-u", "-m", "--propagation", "private", "sh", "-c", RANK_SCRIPT,
+                "sh"]
+    cmd += [LOADGEN] + args
+    env = dict(ENV, TINY=tiny or "", TARGET=target or "")
+    if popen:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def hist_count(t):
+    return sum(b[2] for b in t["histogram"])
+
+
+def undocumented_keys(doc):
+    """Leaf keys of doc missing from README's key list (the MPI keys are marked '?')."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import re
+    import itertools
+    text = open(os.path.join(SOURCE, "README.md")).read()
+    block = re.search(r"<!-- json-keys:begin -->\s*```text\n(.*?)```", text, re.S).group(1)
+    known = set()
+    for line in block.split():
+        parts = re.split(r"(\{[^}]*\})", line.rstrip("?"))
+        known.update("".join(c) for c in itertools.product(
+            *[x[1:-1].split(",") if x.startswith("{") else [x] for x in parts]))
+    dynamic = {"params", "ops_by_type", "errors_by_errno", "counters", "gauges",
+               "vmstat_diff"}
+    leaves = set()
+
+    def walk(v, path):
+        if isinstance(v, dict) and v:
+            star = path.rsplit(".", 1)[-1] in dynamic
+            for k, x in v.items():
+                walk(x, f"{path}.{'*' if star else k}" if path else k)
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for x in v:
+                walk(x, path + "[]")
+        else:
+            leaves.add(path)
+    walk(doc, "")
+    return sorted(p for p in leaves if p not in known and not any(
+        k.startswith(p + ".") or k.startswith(p + "[]") for k in known))
+
+
+# --- run-once, exact: 3 ranks x 2 clients, each writing its own file (no cleanup) ---
+d = tmpdir()
+wl = write(os.path.join(d, "w.yaml"), """name: w
+params: {count: 16}
+run:
+  - create: {path: "f${client}.of${clients}", as: out, flags: [write, truncate]}
+  - write: {file: out, size: 4KiB, count: "${count}"}
+  - close: out
+""")
+p = mpirun(3, ["-q", "--run-once", "--keep", "-c", wl, "-D", d, "--json",
+               os.path.join(d, "r.json"), "2"])
+check(p.returncode == 0, f"mpirun -np 3 --run-once exits 0 ({p.returncode}) {p.stderr}")
+doc = load(os.path.join(d, "r.json"))
+run = doc["runs"][0]
+check(doc["config"]["ranks"] == 3 and doc["config"]["clients_total"] == 6,
+      "config.ranks 3, config.clients_total 6")
+check(len(run["clients"]) == 6, "6 clients in the result")
+check(sorted(c["id"] for c in run["clients"]) == list(range(6)), "client ids 0..5, distinct")
+check(all(c["rank"] == c["id"] // 2 for c in run["clients"]), "client id r*2+i ran on rank r")
+check(run["bytes_written"] == 6 * 16 * 4096, f"bytes exactly 6 x one client's ({run['bytes_written']})")
+check(all(c["bytes"] == 16 * 4096 for c in run["clients"]), "each client wrote 16 x 4 KiB")
+check(run["ops"] == 6 * 18, f"ops exactly 6 x 18 ({run['ops']})")
+check(sum(hist_count(t) for t in run["ops_by_type"].values()) == run["ops"],
+      "histogram counts equal the op count")
+check(run["latency_ns"]["p50"] > 0, "merged latency has percentiles")
+rundirs = [x for x in os.listdir(d) if x.startswith("loadgen.")]
+check(len(rundirs) == 1, "one shared run directory")
+files = sorted(os.listdir(os.path.join(d, rundirs[0])))
+check(files == sorted(f"f{i}.of6" for i in range(6)), f"6 distinct files, ${{clients}} = 6: {files}")
+check(all(os.path.getsize(os.path.join(d, rundirs[0], f)) == 16 * 4096 for f in files),
+      "each file holds its client's bytes")
+check(run["hosts"][0]["shared_directory"] is True, "hosts[].shared_directory true")
+check(p.stdout.count("Throughput ") == 1 and p.stdout.count("Operation") == 1,
+      "only rank 0 prints (one table, one Throughput line)", p.stdout)
+
+# --- timed, 3 hosts (UTS namespaces): progress once per interval, totals, per host ---
+if unshare_ok:
+    d = tmpdir()
+    p = mpirun(3, ["-t", "3", "--warmup", "1", "-c", wl, "-p", "count=4", "-D", d,
+                   "--json", os.path.join(d, "r.json"), "2"], hosts=True)
+    check(p.returncode == 0, f"timed run on 3 hosts exits 0 ({p.returncode}) {p.stderr}")
+    doc = load(os.path.join(d, "r.json"))
+    run = doc["runs"][0]
+    lines = p.stdout.splitlines()
+    prog = [l for l in lines if "MB/sec  execute" in l or "MB/sec  warmup" in l]
+    check(2 <= len(prog) <= 7, f"progress printed once per interval ({len(prog)} lines)", p.stdout)
+    check(all(l.split()[0] == "6" for l in prog), "progress lines count all 6 clients")
+    thr = [l for l in lines if l.startswith("Throughput ")]
+    check(len(thr) == 1 and "6 clients" in thr[0], f"one Throughput line, 6 clients: {thr}")
+    mbps = float(thr[0].split()[1])
+    check(abs(mbps - run["throughput_mbps"]) <= 0.001 * run["throughput_mbps"] + 0.001,
+          "Throughput line is the JSON total")
+    check(doc["config"]["hosts"] == 3, "config.hosts 3")
+    names = sorted(h["host"] for h in run["hosts"])
+    check(names == ["h0", "h1", "h2"], f"hosts h0 h1 h2: {names}")
+    check(all(c["host"] == f"h{c['rank']}" for c in run["clients"]), "clients[].host/rank")
+    check(sum(h["bytes"] for h in run["hosts"]) == run["bytes_read"] + run["bytes_written"],
+          "hosts' bytes add up to the total")
+    check(sum(h["ops"] for h in run["hosts"]) == run["ops"], "hosts' ops add up")
+    check(all(h["env"]["hostname"] == h["host"] for h in run["hosts"]), "hosts[].env per host")
+    # measured-only counters, and a last interval taken once every rank's clients have
+    # stopped: the timeline adds up to the job's totals exactly
+    tl = sum(i["ops"] for i in run["timeline"])
+    check(tl == run["ops"], f"the timeline sums every rank's ops ({tl} vs {run['ops']})")
+    tb = sum(i["bytes"] for i in run["timeline"])
+    check(tb == run["bytes_read"] + run["bytes_written"], f"and bytes ({tb})")
+    tlen = sum(i["len_s"] for i in run["timeline"])
+    check(abs(tlen - run["duration_s"]) < 1e-6,
+          f"the intervals span the measured time ({tlen} vs {run['duration_s']})")
+    check("sys_summary" in run, "the monitor's summary (rank 0's) is in the result")
+    check(undocumented_keys(doc) == [],
+          f"every key of an MPI result is in README's list: {undocumented_keys(doc)}")
+    check("start_skew_ms" in run and run["start_skew_ms"] >= 0, "start_skew_ms")
+    check("Hosts: 3" in p.stdout and "Fairness: per-host" in p.stdout, "per-host table")
+    check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "run directory removed")
+else:
+    print("SKIP part: unshare -u -m not permitted here (per-host tests)")
+
+# --- a client sweep: every rank runs the same counts in order, ids global per count ---
+d = tmpdir()
+p = mpirun(2, ["-q", "--run-once", "-c", wl, "-D", d, "--json", os.path.join(d, "s.json"),
+               "1,2"])
+check(p.returncode == 0, f"sweep 1,2 on 2 ranks exits 0 ({p.returncode}) {p.stderr}")
+doc = load(os.path.join(d, "s.json"))
+counts = [(r["client_count"], sorted(c["id"] for c in r["clients"])) for r in doc["runs"]]
+check(counts == [(2, [0, 1]), (4, [0, 1, 2, 3])],
+      f"runs of 2 and 4 clients in all, ids 0..n-1 ({counts})")
+check(all(r["bytes_written"] == r["client_count"] * 16 * 4096 for r in doc["runs"]),
+      "each count's bytes exactly its clients' (${clients} is the total of that count)")
+check("clients 2 run 1" in p.stdout and "clients 4 run 1" in p.stdout,
+      "the -q lines name the job's clients", p.stdout)
+
+# --- --repeat auto under MPI: runs until its rule is met, all ranks together (rank 0's
+# rates decide; ranks whose own rates would decide otherwise are not forced here) ---
+d = tmpdir()
+p = mpirun(2, ["-q", "--run-once", "--repeat", "auto:0.001:3", "-c", wl, "-D", d, "1"],
+           timeout=120)
+check(p.returncode == 0 and p.stdout.count("clients 2 run ") == 3,
+      f"--repeat auto under MPI: 3 runs, every rank stops together ({p.returncode})",
+      p.stdout + p.stderr)
+
+# --- mismatched workloads (MPMD): exit 2 everywhere, one message from rank 0 ---
+d = tmpdir()
+cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-p", "count=1",
+       "-D", d, "--run-once", "2", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-p",
+       "count=2", "-D", d, "--run-once", "2"]
+p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+check(p.returncode == 2, f"mismatched -p: exit 2 ({p.returncode})", p.stderr)
+msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
+check(len(msgs) == 1 and "rank 1" in msgs[0] and "parameters (-p)" in msgs[0],
+      f"one message naming rank 1 and -p: {msgs}")
+check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "nothing was created")
+
+# different sweeps (each rank would run other counts): refused alike, before anything runs
+d = tmpdir()
+cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once",
+       "1,2", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1,2,3"]
+p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+check(p.returncode == 2, f"different sweeps: exit 2 ({p.returncode})", p.stderr)
+msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
+check(len(msgs) == 1 and "rank 1" in msgs[0] and "NCLIENTS" in msgs[0],
+      f"one message naming rank 1 and NCLIENTS: {msgs}")
+
+# --- a rank failing setup (its own full filesystem): all exit 1, rank named ---
+if unshare_ok:
+    d = tmpdir()
+    big = write(os.path.join(d, "big.yaml"), """name: big
+setup:
+  - create: {path: "s${client}", as: f, flags: [write]}
+  - write: {file: f, size: 64KiB, count: 64}
+  - close: f
+run:
+  - stat: "s${client}"
+cleanup:
+  - unlink: "s${client}"
+""")
+    t = os.path.join(d, "t")
+    os.mkdir(t)
+    p = mpirun(3, ["-q", "-t", "2", "-c", big, "-D", t, "--json", os.path.join(d, "f.json"),
+                   "2"], hosts=True, tiny="1m", target=t)
+    check(p.returncode == 1, f"setup ENOSPC on rank 1: exit 1 ({p.returncode})", p.stderr)
+    check("rank 1" in p.stderr and "h1" in p.stderr, "message names host h1 and rank 1", p.stderr)
+    check(sum("full" in l for l in p.stderr.splitlines()) == 1, "one message", p.stderr)
+    check(os.listdir(t) == [], "run directory removed")
+    run = load(os.path.join(d, "f.json"))["runs"][0]
+    check(run["status"] == "failed" and "h1" in run["failure"]["message"] and
+          "rank 1" in run["failure"]["message"],
+          f"rank 0 writes the result: status failed, naming rank 1 ({run.get('failure')})")
+    check(run["failure"]["phase"] == "setup" and run["failure"]["errno"] == "ENOSPC",
+          f"failure phase setup, errno ENOSPC ({run['failure']})")
+    check(run["phases"]["setup"]["errors"] > 0, "rank 1's setup errors are counted")
+
+    # an unshared directory that works: rank 1 on its own (big enough) tmpfs
+    d = tmpdir()
+    t = os.path.join(d, "t")
+    os.mkdir(t)
+    p = mpirun(3, ["--run-once", "-c", wl, "-D", t, "--json", os.path.join(d, "r.json"),
+                   "2"], hosts=True, tiny="64m", target=t)
+    check(p.returncode == 0, f"unshared directory on rank 1 works ({p.returncode})", p.stderr)
+    run = load(os.path.join(d, "r.json"))["runs"][0]
+    shared = {h["host"]: h["shared_directory"] for h in run["hosts"]}
+    check(shared == {"h0": True, "h1": False, "h2": True}, f"shared_directory per host {shared}")
+    check(run["hosts"][1]["env"]["fs_type"] == "tmpfs", "rank 1's env shows its tmpfs")
+    check("Warning: hosts differ in fs_type" in p.stdout, "warning: hosts differ", p.stdout)
+    check(os.listdir(t) == [], "run directory removed")
+
+
+# --- SIGTERM to every rank: interrupted result from rank 0 within about a second ---
+def rank_pids(marker):
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and os.path.basename(argv[0].decode()) == "loadgen" and marker.encode() in argv:
+            pids.append(int(pid))
+    return pids
+
+
+d = tmpdir()
+proc = mpirun(3, ["-q", "-t", "60", "--warmup", "0", "-c", wl, "-D", d, "--json",
+                  os.path.join(d, "r.json"), "2"], popen=True)
+time.sleep(4)
+pids = rank_pids(d)
+check(len(pids) == 3, f"3 rank processes found ({pids})")
+t0 = time.monotonic()
+for pid in pids:
+    os.kill(pid, signal.SIGTERM)
+out, err = proc.communicate(timeout=60)
+took = time.monotonic() - t0
+check(took < 10, f"the job ended {took:.1f} s after SIGTERM")
+check(proc.returncode == 130, f"exit 130 ({proc.returncode})", err)
+run = load(os.path.join(d, "r.json"))["runs"][0]
+check(run["status"] == "interrupted", "rank 0 wrote status interrupted")
+check(len(run["clients"]) == 6 and run["ops"] > 0, "the job's results were reduced")
+
+# --- SIGTERM to one rank only: it tells the others at the next interval ---
+d = tmpdir()
+proc = mpirun(3, ["-q", "-t", "60", "--warmup", "0", "-c", wl, "-D", d, "--json",
+                  os.path.join(d, "r.json"), "2"], popen=True)
+time.sleep(4)
+pids = sorted(rank_pids(d))
+os.kill(pids[-1], signal.SIGTERM)
+out, err = proc.communicate(timeout=60)
+check(proc.returncode == 130, f"SIGTERM to one rank: all exit 130 ({proc.returncode})", err)
+check(load(os.path.join(d, "r.json"))["runs"][0]["status"] == "interrupted",
+      "interrupted result")
+
+# --- kill -9 of one rank: the job must not hang ---
+d = tmpdir()
+proc = mpirun(3, ["-q", "-t", "120", "-c", wl, "-D", d, "2"], popen=True)
+time.sleep(4)
+pids = sorted(rank_pids(d))
+os.kill(pids[-1], signal.SIGKILL)
+t0 = time.monotonic()
+try:
+    out, err = proc.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    check(False, "the job ended within 30 s of kill -9")
+check(proc.returncode != 0, f"kill -9 of a rank: non-zero exit ({proc.returncode})")
+check(err.strip() != "", "with a message")
+print(f"ok: job ended {time.monotonic() - t0:.1f} s after kill -9")

@@ -1,0 +1,167 @@
+/* Unit tests of the coordination layer without MPI: launcher detection, the single-host
+ * no-op hooks, the run directory with no coordinator, the hash, and --mpi refused by a
+ * build without MPI. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "loadgen/config.h"
+#include "loadgen/coord.h"
+#include "loadgen/rundir.h"
+
+static const char *const vars[] = {
+	"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+	"MPI_LOCALRANKID", "MPI_LOCALNRANKS", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS",
+};
+
+static void clear_env(void)
+{
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+static void test_detect(void **state)
+{
+	const char *name = NULL;
+	unsigned size = 99;
+
+	(void)state;
+	clear_env();
+	assert_false(lg_coord_detect(&name, &size));
+	setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	assert_true(lg_coord_detect(&name, &size));
+	assert_string_equal(name, "Open MPI");
+	assert_int_equal(size, 3);
+	clear_env();
+	setenv("PMIX_RANK", "0", 1);
+	assert_true(lg_coord_detect(&name, &size));
+	assert_string_equal(name, "PMIx");
+	assert_int_equal(size, 0);
+	clear_env();
+	setenv("PMI_RANK", "2", 1);
+	setenv("PMI_SIZE", "4", 1);
+	assert_true(lg_coord_detect(&name, &size));
+	assert_string_equal(name, "PMI");
+	assert_int_equal(size, 4);
+	clear_env();
+	/* a Slurm batch script has SLURM_PROCID but is no step of several tasks */
+	setenv("SLURM_PROCID", "0", 1);
+	assert_false(lg_coord_detect(&name, &size));
+	setenv("SLURM_STEP_NUM_TASKS", "1", 1);
+	assert_false(lg_coord_detect(&name, &size));
+	setenv("SLURM_STEP_NUM_TASKS", "16", 1);
+	assert_true(lg_coord_detect(&name, &size));
+	assert_string_equal(name, "Slurm srun");
+	assert_int_equal(size, 16);
+	clear_env();
+}
+
+/* This test is compiled without LOADGEN_MPI: a plain run stays single-host, --mpi and a
+ * launcher of several ranks are refused, one rank runs as a plain run. */
+static void test_open_without_mpi(void **state)
+{
+	struct lg_coord *c = (struct lg_coord *)1;
+	char err[512] = "";
+
+	(void)state;
+	clear_env();
+	assert_false(lg_coord_built());
+	assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), 0);
+	assert_null(c);
+	assert_int_equal(lg_coord_open(true, &c, err, sizeof(err)), -ENOTSUP);
+	assert_null(c);
+	assert_non_null(strstr(err, "--mpi"));
+	assert_non_null(strstr(err, "without MPI"));
+	setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+	assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), -ENOTSUP);
+	assert_non_null(strstr(err, "Open MPI"));
+	setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+	assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), 0);
+	assert_null(c);
+	clear_env();
+}
+
+/* With no coordinator every hook hands back the local value. */
+static void test_single_host_hooks(void **state)
+{
+	struct lg_coord_tick t = { .sum = { 1, 2, 3, 4, 5 }, .max = { 6, 1, 0, 1, 1 } };
+	uint64_t v[3] = { 7, 8, 9 }, fields[2] = { 1, 2 };
+	const char *const names[] = { "a", "b" };
+	char err[64] = "mine", buf[4] = "abc";
+	struct lg_config cfg = { .clients = 4 };
+
+	(void)state;
+	assert_int_equal(lg_coord_rank(NULL), 0);
+	assert_int_equal(lg_coord_size(NULL), 1);
+	assert_int_equal(lg_coord_status(NULL, -EIO, err, sizeof(err)), -EIO);
+	assert_string_equal(err, "mine");
+	assert_int_equal(lg_coord_status(NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_start(NULL, -ENOSPC, err, sizeof(err)), -ENOSPC);
+	assert_int_equal(lg_coord_agree(NULL, fields, names, 2, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_agree_config(NULL, &cfg, 42, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_bcast(NULL, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "abc");
+	assert_int_equal(lg_coord_tick(NULL, &t), 0);
+	assert_int_equal(t.sum[LG_TICK_D_WR], 5);
+	assert_int_equal(t.max[LG_TICK_MAX_LAT], 6);
+	assert_int_equal(lg_coord_sum(NULL, v, 3), 0);
+	assert_int_equal(v[2], 9);
+	assert_int_equal(lg_coord_finish(NULL, NULL, NULL, 0, err, sizeof(err)), 0);
+	assert_true(lg_coord_owns_rundir(NULL));
+	lg_coord_close(NULL);
+	lg_multi_destroy(NULL);
+}
+
+static void test_rundir_single(void **state)
+{
+	char base[] = "/tmp/lg_coord_testXXXXXX", err[256], *path = NULL;
+	struct stat st;
+	int fd = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(base));
+	assert_int_equal(lg_coord_rundir(NULL, base, &path, &fd, err, sizeof(err)), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(strncmp(path, base, strlen(base)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(lg_rundir_remove(path, fd), 0);
+	free(path);
+	assert_int_equal(rmdir(base), 0);
+}
+
+static void test_hash(void **state)
+{
+	(void)state;
+	/* FNV-1a 64 reference values */
+	assert_true(lg_hash_bytes(LG_HASH_INIT, "", 0) == UINT64_C(0xcbf29ce484222325));
+	assert_true(lg_hash_bytes(LG_HASH_INIT, "a", 1) == UINT64_C(0xaf63dc4c8601ec8c));
+	assert_true(lg_hash_bytes(LG_HASH_INIT, "foobar", 6) == UINT64_C(0x85944171f73967e8));
+	/* chaining is hashing the concatenation */
+	assert_true(lg_hash_bytes(lg_hash_bytes(LG_HASH_INIT, "foo", 3), "bar", 3) ==
+		    lg_hash_bytes(LG_HASH_INIT, "foobar", 6));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_open_without_mpi),
+		cmocka_unit_test(test_single_host_hooks),
+		cmocka_unit_test(test_rundir_single),
+		cmocka_unit_test(test_hash),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
