@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "loadgen/ab.h"
 #include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
@@ -587,6 +588,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return lg_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ab") == 0)
+		return lg_ab_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return lg_report_html_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)
