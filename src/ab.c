@@ -45,8 +45,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen ab [run options] (-D DIR -D DIR | --variant NAME=CMD ...)\n"
-		"                  --rounds N [--seed S] [--json FILE] [--out-dir DIR]\n"
-		"                  [--fail-if-slower PCT] NCLIENTS\n"
+		"                  [--seed S] [--json FILE] [--out-dir DIR]\n"
+		"                  [--fail-if-slower PCT] --rounds N NCLIENTS\n"
 		"Compare two variants run interleaved: each round runs both once, a normal\n"
 		"measured run each, in an order that balances position (A B, B A, ...; shuffled\n"
 		"per round with --seed). The per-round differences are tested pair by pair\n"
@@ -66,7 +66,8 @@ static void usage(FILE *f)
 		"      --json FILE          write the paired analysis as JSON to FILE\n"
 		"      --out-dir DIR        where the result files ab-0-NAME.json (A) and\n"
 		"                           ab-1-NAME.json (B) go (default .)\n"
-		"      --fail-if-slower PCT exit %d when B is significantly slower than A by\n"
+		"      --fail-if-slower PCT\n"
+		"                           exit %d when B is significantly slower than A by\n"
 		"                           more than PCT %%\n"
 		"  -h, --help               this help\n\n"
 		"Run options are those of loadgen (-t, --warmup, -c, -p, -R, --rate-ops,\n"
