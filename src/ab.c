@@ -231,8 +231,9 @@ static int parse_args(struct ab_ctx *c, int argc, char **argv)
 			c->nclients = argv[i];
 			continue;
 		}
-		if (in_list(refused_opts, argv[i]) || in_list((const char *const[]){ "-q",
-				"--quiet", NULL }, argv[i]))
+		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+			continue; /* the runs are quiet anyway: ab prints one line each */
+		if (in_list(refused_opts, argv[i]))
 			return lg_cli_usage_error("ab", "%s cannot be used with ab (it runs each "
 						  "run once and writes the results itself)", argv[i]);
 		c->fwd[c->nfwd++] = argv[i];
@@ -535,8 +536,6 @@ int lg_ab_main(int argc, char **argv)
 	if (!status)
 		status = check_args(c);
 	if (!status) {
-		c->fwd[c->nfwd++] = NULL;
-		c->nfwd--;
 		status = ab_run(c);
 	}
 	for (size_t i = 0; i < LG_AB_MAX_VARIANTS; i++) {

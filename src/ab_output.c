@@ -145,7 +145,7 @@ void lg_ab_print(const struct ab_ctx *c, const struct lg_ab_analysis *an)
 		printf("Minimum detectable effect: %.2f %% (80 %% power, alpha %g); %s%zu pairs "
 		       "would detect %g %%\n", an->mde_pct, LG_COMPARE_ALPHA,
 		       an->pairs_needed ? "" : "more than ", an->pairs_needed ? an->pairs_needed
-		       : (size_t)10000, an->target_pct);
+		       : (size_t)LG_AB_MAX_PLAN, an->target_pct);
 	} else {
 		printf("Difference B - A:  %+.2f %% (one pair: no test)\n", an->change_pct);
 	}

@@ -11,8 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-#define AB_MAX_PLAN 10000 /* largest pair count suggested */
-
 /* splitmix64: a small, well-mixed generator for the shuffled order. */
 static uint64_t mix64(uint64_t *s)
 {
@@ -109,7 +107,7 @@ int lg_ab_analyze(const double *a, const double *b, size_t n, double alpha,
 		out->mde_pct = mde * fabs(scale);
 		out->pairs_needed = lg_stat_pairs_needed(target_pct / fabs(scale),
 							 out->t.diff.stddev, alpha,
-							 LG_COMPARE_POWER, AB_MAX_PLAN);
+							 LG_COMPARE_POWER, LG_AB_MAX_PLAN);
 	}
 	lg_ab_drift_fit(y, n, &out->drift);
 	decide(out, alpha);

@@ -18,6 +18,7 @@
 
 #define LG_AB_MAX_VARIANTS 2  /* A and B: the paired analysis compares two */
 #define LG_AB_MAX_ROUNDS 1000 /* most rounds of one comparison */
+#define LG_AB_MAX_PLAN 10000 /* largest pair count suggested */
 #define LG_AB_PLAN_PCT 2.0    /* the change (%) pairs_needed is planned for */
 
 /* The drift across rounds: least-squares line through the per-round means of the two

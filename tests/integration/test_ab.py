@@ -120,8 +120,9 @@ check(p.returncode == 0, "A/A with drift exits 0", show(p))
 aa = load(os.path.join(d, "aa.json"))
 check(aa["verdict"] == "no significant difference",
       f"A/A with drift: no significant difference (change {aa['change_pct']:.2f} %)", show(p))
-check(aa["drift"]["p"] < 0.01 and aa["drift"]["total_pct"] > 20,
-      f"the drift is reported apart: {aa['drift']['total_pct']:.1f} % over the rounds")
+check(aa["drift"]["p"] < 0.05 and aa["drift"]["total_pct"] > 20,
+      f"the drift is reported apart: {aa['drift']['total_pct']:.1f} % over the rounds, "
+      f"p {aa['drift']['p']:.4f}", show(p))
 # two separate batches, one before and one after the same drift
 os.unlink(os.path.join(d, "count"))
 batches = []
