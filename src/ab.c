@@ -512,6 +512,7 @@ static int ab_run(struct ab_ctx *c)
 		status = run_round(c, r);
 	if (ab_stop)
 		status = EXIT_INTERRUPT;
+	c->interrupted = status == EXIT_INTERRUPT;
 	if (status == EXIT_INTERRUPT)
 		fprintf(stderr, "loadgen ab: interrupted; the verdict rests on the %zu finished "
 			"round%s (%zu pair%s)\n", c->done, c->done == 1 ? "" : "s", c->done,

@@ -150,8 +150,9 @@ void lg_ab_print(const struct ab_ctx *c, const struct lg_ab_analysis *an)
 		printf("Difference B - A:  %+.2f %% (one pair: no test)\n", an->change_pct);
 	}
 	print_drift(&an->drift, unit);
-	if (c->interrupted || an->n < c->rounds)
-		printf("Interrupted: the verdict rests on %zu pair%s of %zu rounds asked\n", an->n,
+	if (an->n < c->rounds)
+		printf("%s: the verdict rests on %zu pair%s of %zu rounds asked\n",
+		       c->interrupted ? "Interrupted" : "Stopped early", an->n,
 		       an->n == 1 ? "" : "s", c->rounds);
 	printf("Verdict: %s (B against A, paired t-test on %zu pairs, alpha = %g%s)\n",
 	       verdict_words(an), an->n, LG_COMPARE_ALPHA,
@@ -188,7 +189,7 @@ json_t *lg_ab_json(const struct ab_ctx *c, const struct lg_ab_analysis *an)
 			 "variants", "name", c->v[0].name, "command", c->v[0].cmd, "file",
 			 c->v[0].path, "name", c->v[1].name, "command", c->v[1].cmd, "file",
 			 c->v[1].path, "rounds", (json_int_t)c->rounds, "pairs_n",
-			 (json_int_t)an->n, "interrupted", an->n < c->rounds,
+			 (json_int_t)an->n, "interrupted", c->interrupted,
 			 "pairs", pairs_json(c, an->n), "mean_a", an->mean_a, "mean_b", an->mean_b,
 			 "mean_diff", num(an->tested ? an->t.diff.mean : NAN),
 			 "change_pct", num(an->change_pct), "ci95_pct", num(an->ci95_lo_pct),

@@ -86,7 +86,10 @@ p = ab(["--variant", "a=", "--variant", 'b=test "$LOADGEN_AB_ROUND" -lt 2', "-D"
 check(p.returncode == 1, "a failing variant command exits 1", show(p))
 check("the command of variant 'b' failed in round 2 (exit status 1)" in p.stderr,
       "the failure names the variant, the round and the status", show(p))
-check(load(os.path.join(d, "an3.json"))["pairs_n"] == 1, "the finished round is kept")
+an = load(os.path.join(d, "an3.json"))
+check(an["pairs_n"] == 1 and not an["interrupted"], "the finished round is kept")
+check("Stopped early: the verdict rests on 1 pair of 3 rounds asked" in p.stdout,
+      "the text says the verdict rests on 1 pair", show(p))
 
 # --- usage errors
 for args, what in ((["-D", "x", "--rounds", "3", "1"], "two variants are needed"),
