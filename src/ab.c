@@ -480,17 +480,27 @@ static int conclude(struct ab_ctx *c, int status)
 	return status;
 }
 
+/* True (said) when dir, the value of opt, is no directory. */
+static bool bad_dir(const char *opt, const char *dir)
+{
+	struct stat sb;
+	int e = stat(dir, &sb) ? errno : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
+
+	if (e)
+		fprintf(stderr, "loadgen ab: %s %s: %s\n", opt, dir, strerror(e));
+	return e != 0;
+}
+
 static int ab_run(struct ab_ctx *c)
 {
 	char err[1024];
-	struct stat sb;
 	int status = 0;
 
-	if (stat(c->out_dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		fprintf(stderr, "loadgen ab: --out-dir %s: %s\n", c->out_dir,
-			errno && !S_ISDIR(sb.st_mode) ? strerror(errno) : "not a directory");
+	if (bad_dir("--out-dir", c->out_dir))
 		return EXIT_USAGE;
-	}
+	for (size_t i = 0; i < c->nvar; i++) /* before any variant's first run */
+		if (bad_dir("-D", c->v[i].dir))
+			return EXIT_USAGE;
 	if (c->json_path && lg_result_json_check(c->json_path, err, sizeof(err))) {
 		fprintf(stderr, "loadgen ab: --json %s\n", err);
 		return EXIT_USAGE;

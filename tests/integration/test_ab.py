@@ -96,7 +96,9 @@ for args, what in ((["-D", "x", "--rounds", "3", "1"], "two variants are needed"
                    (["-D", "x", "-D", "y", "1"], "missing --rounds"),
                    (["-D", "x", "-D", "y", "--rounds", "3", "--repeat", "3", "1"],
                     "cannot be used with ab"),
-                   (["--variant", "a", "-D", "x", "--rounds", "3", "1"], "expected NAME=CMD")):
+                   (["--variant", "a", "-D", "x", "--rounds", "3", "1"], "expected NAME=CMD"),
+                   (["-D", "x", "-D", "nonexist", "--rounds", "3", "1"],
+                    "-D nonexist: No such file or directory")):
     p = ab(args)
     check(p.returncode == 2 and what in p.stderr, f"usage error: {what}", show(p))
 
