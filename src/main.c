@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "loadgen/clock.h"
+#include "loadgen/ab.h"
 #include "loadgen/cli.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
@@ -91,6 +92,8 @@ static void usage(FILE *f)
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
+		"       loadgen ab (-D DIR -D DIR | --variant NAME=CMD ...) --rounds N NCLIENTS\n"
+		"                                (see loadgen ab --help)\n"
 		"       loadgen show [WORKLOAD]  print a workload and its parameters\n"
 		"                                (default: the built-in netbench)\n"
 		"Run NCLIENTS concurrent clients replaying a workload on a directory and report\n"
@@ -310,7 +313,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 /* NCLIENTS that is no client count (why says so): maybe a misspelt subcommand. */
 static int bad_nclients(const char *arg, const char *why)
 {
-	static const char *const subs[] = { "compare", "import", "report", "show", NULL };
+	static const char *const subs[] = { "ab", "compare", "import", "report", "show", NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, arg);
@@ -674,6 +677,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return lg_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ab") == 0)
+		return lg_ab_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return lg_report_html_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)

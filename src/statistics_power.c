@@ -92,3 +92,61 @@ size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, dou
 	}
 	return hi;
 }
+
+/* --- The paired (one-sample) t-test --- */
+
+double lg_stat_paired_power(double delta, double sd, size_t n, double alpha)
+{
+	if (n < 2 || !(alpha > 0 && alpha < 1) || !(sd >= 0))
+		return NAN;
+	if (!(sd > 0))
+		return delta != 0 ? 1.0 : alpha;
+	return power_se(delta, sd / sqrt((double)n), (double)(n - 1), alpha);
+}
+
+double lg_stat_paired_mde(double sd, size_t n, double alpha, double power)
+{
+	double lo = 0, hi;
+
+	if (n < 2 || !(power > alpha && power < 1) || !(sd >= 0))
+		return NAN;
+	if (!(sd > 0))
+		return 0.0;
+	hi = sd / sqrt((double)n);
+	while (lg_stat_paired_power(hi, sd, n, alpha) < power)
+		hi *= 2.0;
+	for (int i = 0; i < BISECT_ITER && hi - lo > 1e-12 * hi; i++) {
+		double mid = lo + (hi - lo) / 2.0;
+
+		if (lg_stat_paired_power(mid, sd, n, alpha) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+size_t lg_stat_pairs_needed(double delta, double sd, double alpha, double power, size_t max)
+{
+	size_t lo = 1, hi = 2;
+
+	if (!(sd > 0))
+		return 2;
+	if (delta == 0 || !isfinite(delta) || max < 2)
+		return 0;
+	while (lg_stat_paired_power(delta, sd, hi, alpha) < power) {
+		if (hi >= max)
+			return 0;
+		lo = hi;
+		hi = hi * 2 > max ? max : hi * 2;
+	}
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mid >= 2 && lg_stat_paired_power(delta, sd, mid, alpha) >= power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}

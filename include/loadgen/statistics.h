@@ -124,4 +124,16 @@ double lg_stat_mde(double sa, size_t na, double sb, size_t nb, double alpha, dou
 size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, double power,
 			   size_t max);
 
+/* The power of the two-sided paired (one-sample) t-test at level alpha to detect a mean
+ * difference delta from n pairs whose differences have standard deviation sd: noncentral
+ * t with df = n - 1 and ncp = delta / (sd / sqrt(n)), as R's power.t.test(type = "paired",
+ * strict = TRUE). NaN for n < 2. */
+double lg_stat_paired_power(double delta, double sd, size_t n, double alpha);
+/* The smallest |mean difference| the paired t-test detects with probability power at
+ * alpha from n pairs with differences of standard deviation sd. 0 when sd is 0; NaN for
+ * n < 2. */
+double lg_stat_paired_mde(double sd, size_t n, double alpha, double power);
+/* Pairs needed to detect delta with the given power; 2 at least; 0 over max. */
+size_t lg_stat_pairs_needed(double delta, double sd, double alpha, double power, size_t max);
+
 #endif

@@ -14,7 +14,7 @@ import sys
 from lgtest import LOADGEN, SOURCE, check
 
 MANDIR = os.path.join(os.path.dirname(LOADGEN), "man")
-PAGES = {"loadgen": None, "loadgen-compare": "compare", "loadgen-import": "import",
+PAGES = {"loadgen": None, "loadgen-compare": "compare", "loadgen-ab": "ab", "loadgen-import": "import",
          "loadgen-report": "report"}
 OPT = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9-]*")
 TYPESETTING = ("cannot adjust", "can't break", "not fit", "wider than line")

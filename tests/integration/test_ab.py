@@ -1,0 +1,182 @@
+"""loadgen ab on real, short, rate-limited runs:
+- variants as directories: result files like --repeat results (compare reads them), the
+  balanced order A B, B A, ..., the paired analysis in JSON and a verdict line;
+- variants as commands, with their environment; a failing command stops with a clear
+  message; usage errors exit 2;
+- an A/A with a drift injected on purpose: the variant command (the same for both) makes
+  every run write more bytes per op than the one before, as a machine that drifts would;
+  ab says "no significant difference" and reports the drift apart, while two separate
+  --repeat batches before and after the drift, compared with `loadgen compare`, differ;
+- B really ~5 % slower (its own --rate-ops 190 against 200) is called slower, and
+  --fail-if-slower exits 3;
+- SIGINT keeps the finished rounds and says how many pairs the verdict rests on."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from lgtest import LOADGEN, check, tmpdir, write
+
+d = tmpdir()
+RUN = ["-t", "0.6", "--warmup", "0.1", "--rate-ops", "300", "--monitor", "off"]
+
+
+def ab(args, timeout=300):
+    p = subprocess.run([LOADGEN, "ab"] + args, capture_output=True, text=True,
+                       timeout=timeout, cwd=d)
+    return p
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def show(p):
+    return f"rc={p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+
+
+# --- variants as directories
+for sub in ("x", "y", "out"):
+    os.mkdir(os.path.join(d, sub))
+p = ab(["-D", "x", "-D", "y", "--rounds", "4", "--out-dir", "out", "--json", "an.json"]
+       + RUN + ["2"])
+check(p.returncode == 0, "ab -D x -D y exits 0", show(p))
+an = load(os.path.join(d, "an.json"))
+check(an["schema"] == "loadgen-ab/1" and an["pairs_n"] == 4 and not an["interrupted"],
+      "4 pairs in the analysis")
+check([pr["order"] for pr in an["pairs"]] == [["x", "y"], ["y", "x"]] * 2,
+      "balanced order: A B, B A, A B, B A")
+for k in ("mean_diff", "change_pct", "ci95_pct", "paired_t", "signed_rank", "mde_pct",
+          "drift"):
+    check(k in an, f"analysis has {k}")
+check(an["verdict"] in ("no significant difference", "faster", "slower"), "a verdict word")
+last = p.stdout.strip().splitlines()[-1]
+check(last.startswith("Verdict: " + an["verdict"]), "the text ends with the verdict line", p)
+fx, fy = an["variants"][0]["file"], an["variants"][1]["file"]
+for f in (fx, fy):
+    r = load(os.path.join(d, f))
+    check(len(r["runs"]) == 4 and r["summary"]["throughput_mbps"]["n"] == 4,
+          f"{f}: 4 runs and a summary like --repeat")
+    check(r["config"]["repeat"] == 4 and r["ab"]["rounds"] == 4, f"{f}: repeat and ab keys")
+c = subprocess.run([LOADGEN, "compare", "--json", fx, fy], capture_output=True, text=True,
+                   cwd=d)
+check(c.returncode == 0 and "comparisons" in c.stdout or c.returncode == 0,
+      "loadgen compare reads ab's result files", c)
+
+# --- variants as commands, with their environment
+log = os.path.join(d, "env.log")
+cmd = 'echo "$LOADGEN_AB_VARIANT $LOADGEN_AB_INDEX $LOADGEN_AB_ROUND $LOADGEN_AB_POSITION ' \
+      '$LOADGEN_AB_ROUNDS $LOADGEN_AB_DIR" >> ' + log
+p = ab(["--variant", "one=" + cmd, "--variant", "two=" + cmd, "-D", "x", "--rounds", "2",
+        "--seed", "7", "--json", "an2.json"] + RUN + ["1"])
+check(p.returncode == 0, "ab --variant NAME=CMD twice exits 0", show(p))
+an = load(os.path.join(d, "an2.json"))
+lines = open(log).read().split("\n")[:-1]
+want = []
+for pr in an["pairs"]:
+    for pos, name in enumerate(pr["order"]):
+        want.append(f"{name} {0 if name == 'one' else 1} {pr['round']} {pos + 1} 2 x")
+check(lines == want, f"each run's command ran before it with its environment: {lines}")
+
+# --- a failing variant command stops with a clear message
+p = ab(["--variant", "a=", "--variant", 'b=test "$LOADGEN_AB_ROUND" -lt 2', "-D", "x",
+        "--rounds", "3", "--json", "an3.json"] + RUN + ["1"])
+check(p.returncode == 1, "a failing variant command exits 1", show(p))
+check("the command of variant 'b' failed in round 2 (exit status 1)" in p.stderr,
+      "the failure names the variant, the round and the status", show(p))
+an = load(os.path.join(d, "an3.json"))
+check(an["pairs_n"] == 1 and not an["interrupted"], "the finished round is kept")
+check("Stopped early: the verdict rests on 1 pair of 3 rounds asked" in p.stdout,
+      "the text says the verdict rests on 1 pair", show(p))
+
+# --- usage errors
+for args, what in ((["-D", "x", "--rounds", "3", "1"], "two variants are needed"),
+                   (["-D", "x", "-D", "y", "1"], "missing --rounds"),
+                   (["-D", "x", "-D", "y", "--rounds", "3", "--repeat", "3", "1"],
+                    "cannot be used with ab"),
+                   (["--variant", "a", "-D", "x", "--rounds", "3", "1"], "expected NAME=CMD"),
+                   (["-D", "x", "-D", "nonexist", "--rounds", "3", "1"],
+                    "-D nonexist: No such file or directory")):
+    p = ab(args)
+    check(p.returncode == 2 and what in p.stderr, f"usage error: {what}", show(p))
+
+# --- A/A with drift: every run writes 8 KiB more per op than the one before (+10 % at first)
+wl = os.path.join(d, "drift.yaml")
+gen = write(os.path.join(d, "gen.sh"), f"""k=$(cat {d}/count 2>/dev/null || echo 0)
+echo $((k + 1)) > {d}/count
+cat > {wl} <<EOF2
+name: drift
+params: {{size: $((8192 * (10 + k)))}}
+run:
+  - create: {{path: "d\\${{client}}.out", as: out, flags: [write, truncate]}}
+  - write: {{file: out, size: "\\${{size}}"}}
+  - close: out
+cleanup:
+  - unlink: {{path: "d\\${{client}}.out", expect: any}}
+EOF2
+""")
+subprocess.run(["sh", gen], check=True)  # a workload file for the option check
+os.unlink(os.path.join(d, "count"))
+p = ab(["--variant", "A1=sh " + gen, "--variant", "A2=sh " + gen, "-D", "x", "-c", wl,
+        "--rounds", "6", "--json", "aa.json"] + RUN + ["1"])
+check(p.returncode == 0, "A/A with drift exits 0", show(p))
+aa = load(os.path.join(d, "aa.json"))
+check(aa["verdict"] == "no significant difference",
+      f"A/A with drift: no significant difference (change {aa['change_pct']:.2f} %)", show(p))
+check(aa["drift"]["p"] < 0.05 and aa["drift"]["total_pct"] > 20,
+      f"the drift is reported apart: {aa['drift']['total_pct']:.1f} % over the rounds, "
+      f"p {aa['drift']['p']:.4f}", show(p))
+# two separate batches, one before and one after the same drift
+os.unlink(os.path.join(d, "count"))
+batches = []
+for b in range(2):
+    for _ in range(6 * b + 1):  # batch 2 starts where the 6 rounds of drift left it
+        subprocess.run(["sh", gen], check=True)
+    out = os.path.join(d, f"batch{b}.json")
+    r = subprocess.run([LOADGEN, "-D", "x", "-c", wl, "--repeat", "3", "-q", "--json", out]
+                       + RUN + ["1"], capture_output=True, text=True, cwd=d)
+    check(r.returncode == 0, f"batch {b + 1} ran", r)
+    batches.append(out)
+c = subprocess.run([LOADGEN, "compare", "--json"] + batches, capture_output=True,
+                   text=True, cwd=d)
+cj = json.loads(c.stdout)
+verdicts = json.dumps(cj)
+check('"faster"' in verdicts, "the same drift between two --repeat batches: compare says"
+      " faster", c)
+
+# --- B ~5 % slower: its own --rate-ops 285 against 300, on a workload whose every op
+# cycle moves the same bytes (so MB/s follows the op rate)
+fixed = write(os.path.join(d, "fixed.yaml"), open(wl).read())
+p = ab(["--variant", "a=", "--variant", "b=", "--variant-opts", "b=--rate-ops 285",
+        "-D", "x", "-c", fixed, "--rounds", "4", "--json", "ab.json", "--fail-if-slower", "2"]
+       + RUN + ["1"])
+ab_an = load(os.path.join(d, "ab.json"))
+check(ab_an["verdict"] == "slower" and -9 < ab_an["change_pct"] < -2.5,
+      f"B at 95 % of the rate: slower ({ab_an['change_pct']:.2f} %)", show(p))
+check(p.returncode == 3, "--fail-if-slower 2 exits 3", show(p))
+
+# --- SIGINT keeps the finished rounds
+proc = subprocess.Popen([LOADGEN, "ab", "-D", "x", "-D", "y", "--rounds", "50", "--json",
+                         "int.json", "--out-dir", "out"] + RUN + ["1"], cwd=d,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+seen = 0
+for line in proc.stdout:
+    if line.startswith("round 2/50"):
+        seen += 1
+        if seen == 2:
+            break
+time.sleep(0.3)
+proc.send_signal(signal.SIGINT)
+out, err = proc.communicate(timeout=120)
+check(proc.returncode == 130, "interrupted ab exits 130", err)
+an = load(os.path.join(d, "int.json"))
+n = an["pairs_n"]
+check(n >= 2 and an["interrupted"], f"the finished rounds are analysed ({n})")
+check(f"rests on the {n} finished rounds" in err, "it says how many pairs", err)
+check(f"rests on {n} pairs of 50 rounds" in out, "the text says it too", out)
+for f in (an["variants"][0]["file"], an["variants"][1]["file"]):
+    check(len(load(os.path.join(d, f))["runs"]) == n, f"{f} holds the {n} finished rounds")
+check(not [f for f in os.listdir(os.path.join(d, "out")) if f.startswith(".loadgen-ab")],
+      "no temporary files left")
