@@ -328,17 +328,64 @@ static json_t *header_json(const json_t *doc)
 	return h;
 }
 
-/* Optional keys of newer results, copied as they are when present. */
+/* Per-host throughput of a multi-host result: each host's MB/s, the mean over the runs
+ * that have runs[].hosts (MPI results); a file with hosts[] at the top as it is. NULL
+ * when there is none. */
+static json_t *hosts_of(const json_t *doc)
+{
+	const json_t *run, *h, *top = json_object_get(doc, "hosts");
+	json_t *sum = json_object(), *out = NULL, *v;
+	const char *name;
+	size_t r, i;
+
+	if (json_is_array(top) || !sum) {
+		json_decref(sum);
+		return json_is_array(top) ? json_deep_copy(top) : NULL;
+	}
+	json_array_foreach(json_object_get(doc, "runs"), r, run) {
+		json_array_foreach(json_object_get(run, "hosts"), i, h) {
+			const char *host = json_string_value(json_object_get(h, "host"));
+			json_t *mb = json_object_get(h, "throughput_mbps"), *acc;
+
+			if (!host || !json_is_number(mb))
+				continue;
+			acc = json_object_get(sum, host);
+			if (!acc && json_object_set_new(sum, host, acc = json_pack("[f, i]", 0.0, 0)))
+				goto out;
+			json_array_set_new(acc, 0, json_real(json_number_value(json_array_get(acc, 0)) +
+							     json_number_value(mb)));
+			json_array_set_new(acc, 1, json_integer(json_integer_value(
+							       json_array_get(acc, 1)) + 1));
+		}
+	}
+	out = json_object_size(sum) ? json_array() : NULL;
+	json_object_foreach(sum, name, v) {
+		double mean = json_number_value(json_array_get(v, 0)) /
+			      (double)json_integer_value(json_array_get(v, 1));
+
+		if (json_array_append_new(out, json_pack("{s:s, s:f}", "host", name,
+							 "throughput_mbps", mean))) {
+			json_decref(out);
+			out = NULL;
+			break;
+		}
+	}
+out:
+	json_decref(sum);
+	return out;
+}
+
+/* Optional keys of newer results, copied when present. */
 static int copy_optional(const json_t *doc, json_t *out)
 {
 	const json_t *by = json_object_get(json_object_get(doc, "summary"), "by_clients");
-	const json_t *hosts = json_object_get(doc, "hosts");
+	json_t *hosts = hosts_of(doc);
 
 	/* every result has by_clients; a chart against clients needs a sweep */
 	if (json_array_size(by) > 1 &&
 	    json_object_set_new(out, "by_clients", json_deep_copy(by)))
 		return -ENOMEM;
-	if (json_is_array(hosts) && json_object_set_new(out, "hosts", json_deep_copy(hosts)))
+	if (hosts && json_object_set_new(out, "hosts", hosts))
 		return -ENOMEM;
 	return 0;
 }

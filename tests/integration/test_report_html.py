@@ -13,6 +13,7 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 
 import report_browser as rb
@@ -193,4 +194,39 @@ check(p.returncode == 0, "report of a result with by_clients, hosts and sys", p)
 check_page("newer keys", os.path.join(d, "newer.html"),
            TIME_CHARTS + ["runs-mbps", "sweep", "hosts-0", "sys-0"], expected_ops(new),
            "report_newer_keys.png")
+
+# --- Real results of the newer kinds: a client sweep, and a run on two hosts (MPI) ---
+target = os.path.join(d, "t")
+os.makedirs(target, exist_ok=True)
+p = loadgen("-D", target, "-q", "-t", "0.5", "--warmup", "0", "--repeat", "2",
+            "--json", os.path.join(d, "sweep.json"), "--html", os.path.join(d, "sweep.html"),
+            "1,2")
+check(p.returncode == 0, "a sweep 1,2 with --repeat 2 writes its report", p)
+with open(os.path.join(d, "sweep.json")) as fh:
+    sweep = json.load(fh)
+check_page("sweep", os.path.join(d, "sweep.html"), TIME_CHARTS + ["runs-mbps", "sweep"],
+           expected_ops(sweep), "report_sweep.png")
+mpirun = shutil.which("mpirun")
+if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
+        ["unshare", "-u", "true"], capture_output=True).returncode == 0:
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               ASAN_OPTIONS=":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
+                                                 "detect_leaks=0"] if x))
+    mj = os.path.join(d, "mpi.json")
+    p = subprocess.run([mpirun, "--oversubscribe", "--bind-to", "none", "-np", "2",
+                        "unshare", "-u", "sh", "-c",
+                        'hostname "h$OMPI_COMM_WORLD_RANK" && exec "$@"', "sh",
+                        LOADGEN, "-D", target, "-q", "-t", "0.5", "--warmup", "0",
+                        "--json", mj, "2"], capture_output=True, text=True, env=env,
+                       timeout=180, cwd=d)
+    check(p.returncode == 0, "a run on two ranks with their own host names", p)
+    p = loadgen("report", mj, "-o", os.path.join(d, "mpi.html"))
+    check(p.returncode == 0, "report of a two-host result", p)
+    with open(mj) as fh:
+        multi = json.load(fh)
+    page = check_page("two hosts", os.path.join(d, "mpi.html"), TIME_CHARTS + ["hosts-0"],
+                      expected_ops(multi), "report_hosts.png")
+    check(page.charts()["hosts-0"]["points"] == 2, "two hosts, a bar each")
+else:
+    print("SKIP part: no mpirun, a binary without MPI, or no unshare -u (the two-host report)")
 print("screenshots in", shots)
