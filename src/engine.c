@@ -1,6 +1,7 @@
 /* The master. Design: clients own everything they measure; the master only announces
  * phases through one atomic (lg_shared.phase), reads the clients' live counters once per
- * interval for the progress line and the timeline, and merges the stats after joining. */
+ * interval for the progress line and the timeline (engine_watch.c), and merges the stats
+ * after joining. This file: setup, spawn, the gate, collect and teardown. */
 #include "loadgen/engine.h"
 
 #include <errno.h>
@@ -24,8 +25,7 @@
 #include "engine_os.h"
 #include "spawn.h"
 
-
-
+/* Set from the signal handler (lg_engine_interrupt); read by the watch. */
 static volatile sig_atomic_t interrupted;
 static const char *volatile current_rundir;
 static struct lg_spawn *volatile current_spawn;
@@ -52,7 +52,6 @@ void lg_engine_abandon(void)
 	if (s)
 		lg_spawn_kill(s);
 }
-
 
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
  * a client process that died on the way is noticed instead of waited for forever. */
