@@ -180,6 +180,7 @@ static uint64_t measured_end(const struct engine *e, uint64_t t_stop)
 	return e->cfg->end_sync || last <= e->t_exec ? t_stop : last;
 }
 
+/* The run's status from how it ended (failed: the setup failed). */
 static enum lg_run_status run_status(const struct engine *e, bool failed)
 {
 	if (failed)

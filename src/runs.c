@@ -82,6 +82,8 @@ void lg_runs_say(const struct lg_config *cfg, const char *err)
 	if (lg_coord_rank(cfg->coord) == 0)
 		fprintf(stderr, "loadgen: %s\n", err);
 }
+
+/* The result files of the runs: --json, --html, and the last line of --log. */
 int lg_runs_write_result(const struct lg_config *cfg, const struct lg_workload *wl,
 			 const struct lg_run *runs, size_t n)
 {
