@@ -1,6 +1,7 @@
 /* The master. Design: clients own everything they measure; the master only announces
  * phases through one atomic (lg_shared.phase), reads the clients' live counters once per
- * interval for the progress line and the timeline, and merges the stats after joining. */
+ * interval for the progress line and the timeline (engine_watch.c), and merges the stats
+ * after joining. This file: setup, spawn, the gate, collect and teardown. */
 #include "loadgen/engine.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "engine_priv.h"
 #include "loadgen/monitor.h"
 #include "loadgen/coord.h"
 #include "loadgen/rundir.h"
@@ -23,9 +25,7 @@
 #include "engine_os.h"
 #include "spawn.h"
 
-
-#define TICK_NS 50000000ull       /* how often the master looks at the clock */
-
+/* Set from the signal handler (lg_engine_interrupt); read by the watch. */
 static volatile sig_atomic_t interrupted;
 static const char *volatile current_rundir;
 static struct lg_spawn *volatile current_spawn;
@@ -53,34 +53,6 @@ void lg_engine_abandon(void)
 		lg_spawn_kill(s);
 }
 
-/* The clients' live counters added up. */
-struct sums {
-	uint64_t ops, rd, wr;       /* ops, bytes read, bytes written: every phase */
-	uint64_t m_ops, m_rd, m_wr; /* the same, recorded in the measured phase only */
-};
-
-struct engine {
-	const struct lg_config *cfg;
-	const struct lg_workload *wl;
-	struct lg_shared *sh;      /* in shm */
-	struct lg_live *live;      /* in shm: cfg->clients entries, one cache line each */
-	struct lg_client *clients; /* cfg->clients entries (private to each client) */
-	void *shm;                 /* one shared anonymous mapping: sh, live, stats */
-	size_t shm_len;
-	size_t stats_off, stats_size; /* where client i's stats start, and their size */
-	size_t win_off;            /* where client i's LG_WINDOWS windows start */
-	struct lg_spawn spawn;     /* the running clients */
-	uint64_t t_start;          /* start barrier released */
-	uint64_t t_exec;           /* measured phase began (0: not yet) */
-	uint64_t interval_ns;      /* progress line and timeline interval */
-	struct sums base;          /* live sums when the measured phase began */
-	struct sums prev;          /* live sums at the previous interval */
-	uint64_t pending_max;      /* slowest op since the previous interval, ns */
-	uint64_t prev_tick;        /* time of the previous interval */
-	struct lg_run *run;
-	struct lg_monitor *mon;    /* system counters, kernel log, --log; or NULL */
-};
-
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
  * a client process that died on the way is noticed instead of waited for forever. */
 static void gate_wait_all(struct engine *e)
@@ -92,10 +64,10 @@ static void gate_wait_all(struct engine *e)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000;
-		if (ts.tv_nsec >= 1000000000) {
+		ts.tv_nsec += 100 * (long)LG_NS_PER_MS; /* 0.1 s */
+		if (ts.tv_nsec >= (long)LG_NS_PER_SEC) {
 			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
+			ts.tv_nsec -= (long)LG_NS_PER_SEC;
 		}
 		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
 	}
@@ -112,243 +84,7 @@ static void gate_release(struct lg_gate *g, int stage)
 	lg_futex_wake_all(&g->stage);
 }
 
-static void set_phase(struct engine *e, enum lg_clock_phase p)
-{
-	atomic_store_explicit(&e->sh->phase, p, memory_order_relaxed);
-}
 
-/* Sum of the live counters; returns (and resets) the slowest op of the interval. */
-static uint64_t live_sum(struct engine *e, struct sums *t)
-{
-	uint64_t max = 0;
-
-	memset(t, 0, sizeof(*t));
-	for (unsigned i = 0; i < e->spawn.started; i++) {
-		struct lg_live *l = &e->live[i];
-		uint64_t m = atomic_exchange_explicit(&l->window_max, 0, memory_order_relaxed);
-
-		t->ops += atomic_load_explicit(&l->ops, memory_order_relaxed);
-		t->rd += atomic_load_explicit(&l->bytes_read, memory_order_relaxed);
-		t->wr += atomic_load_explicit(&l->bytes_written, memory_order_relaxed);
-		t->m_ops += atomic_load_explicit(&l->m_ops, memory_order_relaxed);
-		t->m_rd += atomic_load_explicit(&l->m_read, memory_order_relaxed);
-		t->m_wr += atomic_load_explicit(&l->m_written, memory_order_relaxed);
-		if (m > max)
-			max = m;
-	}
-	return max;
-}
-
-static struct lg_window *windows_of(const struct engine *e, unsigned i)
-{
-	return (struct lg_window *)((char *)e->shm + e->win_off) + (size_t)i * LG_WINDOWS;
-}
-
-/* The p99 of timeline interval k, from every client's window of it. Called once no
- * client writes that window any more (see window.h). */
-static void interval_p99(struct engine *e, size_t k)
-{
-	struct lg_window_sum sum;
-
-	memset(&sum, 0, sizeof(sum));
-	for (unsigned i = 0; i < e->spawn.started; i++)
-		lg_window_add(&sum, &windows_of(e, i)[k % LG_WINDOWS]);
-	lg_coord_sum(e->cfg->coord, (uint64_t *)&sum, sizeof(sum) / sizeof(uint64_t));
-	e->run->timeline[k].p99_ns = lg_window_percentile(&sum, 99);
-}
-
-static unsigned count_done(struct engine *e)
-{
-	unsigned done = 0;
-
-	for (unsigned i = 0; i < e->spawn.started; i++)
-		done += (unsigned)atomic_load_explicit(&e->live[i].done, memory_order_acquire);
-	return done + lg_spawn_reap(&e->spawn);
-}
-
-/* This rank's sums for an interval exchange (see coord.h), from the live counters:
- * in the measured phase only ops recorded in it (so the timeline adds up to the run's
- * totals), in warm-up every op since the start barrier. */
-static void tick_sums(struct engine *e, const struct sums *live, struct lg_coord_tick *t)
-{
-	bool m = e->t_exec != 0;
-
-	t->sum[LG_TICK_OPS] = m ? live->m_ops : live->ops;
-	t->sum[LG_TICK_BYTES] = m ? live->m_rd + live->m_wr : live->rd + live->wr;
-	t->sum[LG_TICK_D_OPS] = live->m_ops - e->prev.m_ops;
-	t->sum[LG_TICK_D_RD] = live->m_rd - e->prev.m_rd;
-	t->sum[LG_TICK_D_WR] = live->m_wr - e->prev.m_wr;
-	t->max[LG_TICK_MAX_LAT] = e->pending_max;
-}
-
-/* What this rank says at an interval exchange (see coord.h); *live gets the live sums.
- * The reduced answer in *t is the same on every rank and decides for all. */
-static int exchange(struct engine *e, bool tick, bool due, struct lg_coord_tick *t,
-		    struct sums *live)
-{
-	uint64_t max = live_sum(e, live);
-
-	e->pending_max = max > e->pending_max ? max : e->pending_max;
-	*t = (struct lg_coord_tick){ .max = {
-		[LG_TICK_STOP] = (interrupted ? LG_STOP_INTERRUPT : 0) |
-				 (atomic_load_explicit(&e->sh->abort, memory_order_relaxed) ?
-					  LG_STOP_ABORT : 0),
-		[LG_TICK_NOT_DONE] = e->cfg->run_once && count_done(e) < e->spawn.started,
-		[LG_TICK_NOT_DUE] = !due,
-		[LG_TICK_TICK] = tick,
-	} };
-	tick_sums(e, live, t);
-	return lg_coord_tick(e->cfg->coord, t);
-}
-
-/* Print the progress line at now from the job's sums t: in warm-up, ops and MB/s of
- * every op since the start barrier; in the measured phase, of the ops recorded so far
- * over the seconds since it began, which is how the final Throughput line counts (its
- * last value is that line). */
-static void progress(struct engine *e, uint64_t now, const struct lg_coord_tick *t)
-{
-	uint64_t since = e->t_exec ? e->t_exec : e->t_start;
-	double secs = (double)(now - since) / 1e9;
-
-	if (e->cfg->quiet || !e->cfg->progress)
-		return;
-	e->cfg->progress(stdout, e->cfg->clients * lg_coord_size(e->cfg->coord),
-			 t->sum[LG_TICK_OPS],
-			 secs > 0 ? (double)t->sum[LG_TICK_BYTES] / secs / 1e6 : 0,
-			   e->t_exec ? "execute" : "warmup", secs,
-			   e->cfg->interval_s < 1 ? 2 : 0, (double)t->max[LG_TICK_MAX_LAT] / 1e6);
-	fflush(stdout);
-}
-
-/* One interval ending at now, with the sums t of every rank: a timeline entry in the
- * measured phase, and unless quiet the progress line. */
-static int interval(struct engine *e, uint64_t now, const struct lg_coord_tick *t,
-		    const struct sums *live, bool print)
-{
-	double len = (double)(now - e->prev_tick) / 1e9;
-	int rc = 0;
-
-	if (e->t_exec) {
-		size_t k = e->run->ntimeline;
-		struct lg_interval iv = {
-			.t_s = (double)(now - e->t_exec) / 1e9,
-			.ops = t->sum[LG_TICK_D_OPS],
-			.bytes_read = t->sum[LG_TICK_D_RD],
-			.bytes_written = t->sum[LG_TICK_D_WR],
-			.len_s = len,
-			.max_latency_ns = t->max[LG_TICK_MAX_LAT],
-		};
-
-		iv.bytes = iv.bytes_read + iv.bytes_written;
-		iv.mbps = len > 0 ? (double)iv.bytes / len / 1e6 : 0;
-		/* clients move on to the next interval's window; the one before this interval
-		 * is now written by nobody and can be read */
-		atomic_store_explicit(&e->sh->epoch, (unsigned)k + 1, memory_order_relaxed);
-		rc = lg_run_add_interval(e->run, &iv);
-		if (k > 0) /* on every rank alike (a collective reduction), even after -ENOMEM */
-			interval_p99(e, k - 1);
-		if (!rc)
-			lg_monitor_interval(e->mon, &e->run->timeline[k], k, now);
-	}
-	if (print)
-		progress(e, now, t);
-	e->prev = *live;
-	e->prev_tick = now;
-	e->pending_max = 0;
-	return rc;
-}
-
-/* The measured phase starts (or started) at now: clients stop at its end by themselves. */
-static void set_start(struct engine *e, uint64_t now)
-{
-	e->t_exec = e->prev_tick = now;
-	lg_monitor_begin(e->mon, now);
-	if (!e->cfg->run_once)
-		atomic_store_explicit(&e->sh->deadline, now + (uint64_t)(e->cfg->time_s * 1e9),
-				      memory_order_relaxed);
-}
-
-/* The measured phase begins at now (0: at the coming release of the start barrier):
- * remember where the live counters stand. */
-static void begin_execute(struct engine *e, uint64_t now)
-{
-	set_phase(e, LG_CLOCK_EXECUTE);
-	live_sum(e, &e->base);
-	e->prev = e->base;
-	e->pending_max = 0; /* warm-up's slowest op is not the first interval's */
-	if (now)
-		set_start(e, now);
-}
-
-static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
-{
-	uint64_t m = a < b ? a : b;
-
-	return m < c ? m : c;
-}
-
-/* A stop, from this rank or another: every rank stops alike. */
-static void stop_all(struct engine *e, uint64_t why)
-{
-	if (why & LG_STOP_INTERRUPT)
-		interrupted = 1;
-	if (why & LG_STOP_ABORT)
-		atomic_store_explicit(&e->sh->abort, 1, memory_order_relaxed);
-}
-
-/* Watch the clock from the start barrier to the end of the measured phase. Whenever
- * something is due here (an interval, the end of a phase, a stop) the ranks exchange
- * their sums and flags, and act on the reduced ones, so all take the same steps (one
- * host: the reduction is the identity). Returns 0, or -ENOMEM when the timeline could
- * not grow. */
-static int monitor(struct engine *e)
-{
-	const struct lg_config *cfg = e->cfg;
-	uint64_t warm = cfg->run_once ? 0 : (uint64_t)(cfg->warmup_s * 1e9);
-	uint64_t len = (uint64_t)(cfg->time_s * 1e9), next = e->t_start + e->interval_ns;
-	struct lg_coord_tick t;
-	struct sums live;
-	int rc = 0;
-
-	for (;;) {
-		uint64_t now = lg_now_ns();
-		/* the next moment something is due: the end of warm-up or of the run */
-		uint64_t due = e->t_exec ? e->t_exec + len : e->t_start + warm;
-		bool is_due = !(cfg->run_once && e->t_exec) && now >= due;
-		bool stop = interrupted || atomic_load_explicit(&e->sh->abort, memory_order_relaxed);
-		bool done = cfg->run_once && count_done(e) >= e->spawn.started;
-
-		if (!(now >= next || is_due || stop || done)) {
-			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
-			continue;
-		}
-		if (exchange(e, now >= next, is_due, &t, &live)) {
-			rc = -EIO;
-			break;
-		}
-		stop_all(e, t.max[LG_TICK_STOP]);
-		if (t.max[LG_TICK_STOP])
-			break;
-		if (cfg->run_once ? !t.max[LG_TICK_NOT_DONE] : e->t_exec && !t.max[LG_TICK_NOT_DUE])
-			break;
-		if (t.max[LG_TICK_TICK]) {
-			rc = rc ? rc : interval(e, now, &t, &live, true);
-			next += e->interval_ns;
-		}
-		if (!e->t_exec && !t.max[LG_TICK_NOT_DUE]) {
-			begin_execute(e, now);
-			next = now + e->interval_ns;
-		}
-	}
-	/* the last, usually partial, interval is taken once the clients have stopped
-	 * (last_interval), so that it holds the ops that complete after this point */
-	set_phase(e, LG_CLOCK_STOP);
-	return rc;
-}
-
-/* Lay out the shared mapping: control block, live counters, then each client's stats
- * (cache-line aligned). Threads and processes use the same memory, so the master reads
- * results the same way in both modes. */
 /* Whether ops follow a schedule (-R or --rate-ops): latency then counts from each op's
  * intended start, and service time is recorded beside it. */
 static bool paced(const struct lg_config *cfg)
@@ -356,6 +92,9 @@ static bool paced(const struct lg_config *cfg)
 	return cfg->rate_mbps > 0 || cfg->rate_ops > 0;
 }
 
+/* Lay out the shared mapping: control block, live counters, then each client's stats
+ * (cache-line aligned). Threads and processes use the same memory, so the master reads
+ * results the same way in both modes. */
 static int alloc_shared(struct engine *e)
 {
 	unsigned n = e->cfg->clients;
@@ -388,10 +127,6 @@ static int alloc_shared(struct engine *e)
 	return 0;
 }
 
-static struct lg_client_stats *stats_of(const struct engine *e, unsigned i)
-{
-	return (struct lg_client_stats *)((char *)e->shm + e->stats_off + i * e->stats_size);
-}
 
 static int alloc_clients(struct engine *e, char *err, size_t errlen)
 {
@@ -409,22 +144,22 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->resolve = cfg->resolve;
 	e->sh->verify = cfg->verify;
 	e->sh->deadline = UINT64_MAX;
-	e->sh->rate = cfg->rate_mbps * 1e6 / 1e9; /* bytes per ns */
-	e->sh->op_ns = cfg->rate_ops > 0 ? 1e9 / cfg->rate_ops : 0;
+	e->sh->rate = cfg->rate_mbps * 1e6 / LG_NS_PER_SEC; /* bytes per ns */
+	e->sh->op_ns = cfg->rate_ops > 0 ? LG_NS_PER_SEC / cfg->rate_ops : 0;
 	e->sh->paced = paced(cfg);
-	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * 1e9);
+	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * LG_NS_PER_SEC);
 	e->clients = calloc(n, sizeof(*e->clients));
 	if (!e->clients || lg_write_pattern(e->wl->max_io, &e->sh->wbuf))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
 		/* ids are global: rank r's client i is r * n + i */
 		unsigned id = lg_coord_rank(cfg->coord) * n + i;
-		struct lg_client_stats *st = lg_client_stats_init(stats_of(e, i), id, e->wl->ntypes,
-								  paced(cfg));
+		struct lg_client_stats *st = lg_client_stats_init(lg_engine_stats(e, i), id,
+								  e->wl->ntypes, paced(cfg));
 
 		if (lg_client_init(&e->clients[i], id, e->wl, e->sh, &e->live[i], st))
 			goto nomem;
-		e->clients[i].win = windows_of(e, i);
+		e->clients[i].win = lg_engine_windows(e, i);
 	}
 	return 0;
 nomem:
@@ -445,31 +180,7 @@ static uint64_t measured_end(const struct engine *e, uint64_t t_stop)
 	return e->cfg->end_sync || last <= e->t_exec ? t_stop : last;
 }
 
-/* The clients have left the run phase: the last timeline interval holds every op
- * recorded since the previous one, so the timeline adds up to the run's totals, and
- * the last progress line shows the final figures. */
-static int last_interval(struct engine *e, uint64_t end)
-{
-	struct lg_coord_tick t = { 0 };
-	struct sums live;
-	uint64_t max;
-
-	if (!e->t_exec)
-		return 0;
-	max = live_sum(e, &live);
-	e->pending_max = max > e->pending_max ? max : e->pending_max;
-	if (end < e->prev_tick)
-		end = e->prev_tick;
-	tick_sums(e, &live, &t);
-	/* every rank's end, from its own measured start: the job's is the latest */
-	t.max[LG_TICK_END] = end - e->t_exec;
-	t.max[LG_TICK_TICK] = end - e->prev_tick >= e->interval_ns / 100;
-	if (lg_coord_tick(e->cfg->coord, &t))
-		return -EIO;
-	if (!t.sum[LG_TICK_D_OPS] && !t.max[LG_TICK_TICK])
-		return 0; /* nothing left, and too short to be worth a line */
-	return interval(e, e->t_exec + t.max[LG_TICK_END], &t, &live, true);
-}
+/* The run's status from how it ended (failed: the setup failed). */
 static enum lg_run_status run_status(const struct engine *e, bool failed)
 {
 	if (failed)
@@ -486,11 +197,11 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 {
 	struct lg_run *run = e->run;
 	uint64_t last = measured_end(e, t_stop);
-	int rc = last_interval(e, last);
+	int rc = lg_engine_last_interval(e, last);
 
 	if (e->run->ntimeline) /* the last interval's window: the clients have stopped (first:
 				 a reduction every rank makes) */
-		interval_p99(e, e->run->ntimeline - 1);
+		lg_engine_interval_p99(e, e->run->ntimeline - 1);
 	run->nclients = e->spawn.started;
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
@@ -500,12 +211,13 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	if (rc || !run->clients)
 		return -ENOMEM;
 	for (unsigned i = 0; i < e->spawn.started; i++) {
-		run->clients[i] = stats_of(e, i);
+		run->clients[i] = lg_engine_stats(e, i);
 		if (e->t_exec && e->live[i].last_end_ns > e->t_exec)
-			run->clients[i]->done_s = (double)(e->live[i].last_end_ns - e->t_exec) / 1e9;
+			run->clients[i]->done_s =
+				(double)(e->live[i].last_end_ns - e->t_exec) / LG_NS_PER_SEC;
 	}
 	if (e->t_exec)
-		run->duration_s = (double)(last - e->t_exec) / 1e9;
+		run->duration_s = (double)(last - e->t_exec) / LG_NS_PER_SEC;
 	run->t0_ns = e->t_exec;
 	run->stall_ns = e->sh->stall_ns;
 	run->status = run_status(e, failed);
@@ -561,7 +273,7 @@ static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 
 	syncfs(dirfd);
 	*t_stop = lg_now_ns();
-	e->run->end_sync_s = (double)(*t_stop - t0) / 1e9;
+	e->run->end_sync_s = (double)(*t_stop - t0) / LG_NS_PER_SEC;
 }
 
 /* Setup done: a full filesystem stops the run before anything is measured. The run
@@ -576,7 +288,8 @@ static bool setup_failed(struct engine *e, const char *rundir)
 	snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s); nothing "
 		 "was measured", rundir, lg_errno_name(full));
 	for (unsigned i = 0; i < e->spawn.started; i++) {
-		const struct lg_untimed_stats *u = &stats_of(e, i)->untimed[LG_UNTIMED_SETUP];
+		const struct lg_untimed_stats *u =
+			&lg_engine_stats(e, i)->untimed[LG_UNTIMED_SETUP];
 		const struct lg_error_note *n = u->notes;
 
 		if (u->nnotes && (n->got == ENOSPC || n->got == EDQUOT)) {
@@ -626,12 +339,12 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 	int rc;
 
 	if (now)
-		begin_execute(e, 0);
+		lg_engine_begin_execute(e, 0);
 	gate_release(&e->sh->gate, 1);
 	e->t_start = lg_now_ns();
 	if (now)
-		set_start(e, e->t_start);
-	rc = monitor(e);
+		lg_engine_set_start(e, e->t_start);
+	rc = lg_engine_watch(e);
 	*t_stop = lg_now_ns();
 	/* every rank goes on to the reductions, or none */
 	return lg_coord_status(cfg->coord, rc, err, errlen);
@@ -641,7 +354,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		  struct lg_run *run, char *err, size_t errlen)
 {
 	struct engine e = { .cfg = cfg, .wl = wl, .run = run,
-			    .interval_ns = (uint64_t)(cfg->interval_s * 1e9) };
+			    .interval_ns = (uint64_t)(cfg->interval_s * LG_NS_PER_SEC) };
 	struct lg_coord *co = cfg->coord;
 	struct sched_param old;
 	char *rundir = NULL;
@@ -687,7 +400,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc && !failed) {
 		rc = measure(&e, &t_stop, err, errlen);
 	} else { /* the clients that did start go straight to cleanup */
-		set_phase(&e, LG_CLOCK_STOP);
+		lg_engine_set_phase(&e, LG_CLOCK_STOP);
 		gate_release(&e.sh->gate, 1);
 	}
 	if (policy >= 0)
@@ -707,7 +420,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
 	if (!rc) /* rank 0 gets every rank's clients (in a mapping of its own) */
-		rc = lg_coord_finish(co, run, stats_of(&e, 0), e.stats_size, err, errlen);
+		rc = lg_coord_finish(co, run, lg_engine_stats(&e, 0), e.stats_size, err, errlen);
 	if (!rc) {
 		run->mon = e.mon;
 		e.mon = NULL;
