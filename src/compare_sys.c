@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #define MAX_RUNS 1024 /* runs of one file looked at */
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "loadgen/histogram.h"
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #define ALL_OPS "all ops" /* label of the merge of every op type */
 

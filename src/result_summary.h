@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 #include "loadgen/sweep.h"
 #include "loadgen/stats.h"
 

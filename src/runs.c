@@ -25,7 +25,7 @@
 #include "loadgen/run_output.h"
 #include "loadgen/rundir.h"
 #include "loadgen/show.h"
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 #include "loadgen/yaml_load.h"
 #include "result_summary.h"
 #include "tag_stderr.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 /* A decimal count 1..max at *s, advancing *s past it. */
 static int count_at(const char **s, unsigned max, unsigned *out)

@@ -71,7 +71,7 @@ MUTANTS = [
     ("threshold-2-alpha", "src/compare_eval.c",
      "if (!(m->welch.p < opts->alpha)) {", "if (!(m->welch.p < 2 * opts->alpha)) {",
      "unit_compare|integration_test_compare"),
-    ("one-sided-p", "src/statistics.c",
+    ("one-sided-p", "src/compare_stats.c",
      "w.p = lg_stat_t_two_sided(w.t, w.df);", "w.p = lg_stat_t_two_sided(w.t, w.df) / 2;",
      "unit_statistics|unit_compare|integration_test_compare"),
     # --- --verify ---

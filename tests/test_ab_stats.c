@@ -1,5 +1,5 @@
 /* loadgen ab's pairing and statistics (src/ab_stats.c, the paired power in
- * src/statistics_power.c) against independently computed values.
+ * src/compare_stats_power.c) against independently computed values.
  *
  * Reference numbers were computed with SciPy 1.x (Debian python3-scipy), code shared
  * with loadgen: none (SciPy uses Boost's distributions, loadgen R's):

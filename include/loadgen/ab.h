@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "loadgen/compare.h"
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #define LG_AB_MAX_VARIANTS 2  /* A and B: the paired analysis compares two */
 #define LG_AB_MAX_ROUNDS 1000 /* most rounds of one comparison */

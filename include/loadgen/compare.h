@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #define LG_COMPARE_ALPHA 0.05     /* significance level of a verdict */
 #define LG_COMPARE_EXIT_SLOWER 3  /* exit status when --fail-if-slower trips */

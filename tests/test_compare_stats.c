@@ -5,7 +5,7 @@
  * example of Wikipedia's "Student's t-test" article). Values quoted to more digits than
  * published were computed independently, by Simpson integration of the t density in
  * Python (no shared code with the continued fraction tested here). */
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #include <errno.h>
 #include <math.h>

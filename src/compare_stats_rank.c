@@ -4,7 +4,7 @@
  * needs no scratch memory. The statistics and p-values follow R's wilcox.test: the exact
  * distribution (pwilcox, psignrank) without ties for n < 50, else the normal
  * approximation with the tie and continuity corrections. */
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #include <errno.h>
 #include <math.h>

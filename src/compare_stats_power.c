@@ -5,7 +5,7 @@
  * degrees of freedom and ncp = delta / se: the same formula as R's power.t.test with
  * strict = TRUE, with Welch's se and df in place of the pooled ones. Power grows with
  * delta, so the smallest delta of a given power is found by bisection. */
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #include <math.h>
 

@@ -7,8 +7,8 @@
  * distributions of the R math library keep a cache of their own). The distributions
  * are R's (r-mathlib), so p-values equal R's t.test and wilcox.test. Domain errors give
  * NaN (for functions returning a value) or -EINVAL (for those returning a status). */
-#ifndef LOADGEN_STATISTICS_H
-#define LOADGEN_STATISTICS_H
+#ifndef LOADGEN_COMPARE_STATS_H
+#define LOADGEN_COMPARE_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,10 +1,10 @@
-/* Statistics for comparing result files: summaries, the t distribution and Welch's test.
+/* compare's statistics: summaries of per-run values, the t distribution and Welch's test.
  *
  * The distributions come from R's standalone math library (Debian r-mathlib, Rmath.h):
  * its pt/qt/pbeta are the ones R's t.test uses, so loadgen's p-values and confidence
  * intervals are R's, and nothing numerical is hand-written here. Small tail
  * probabilities are asked for directly (pt of -|t|), never as 1 - cdf. */
-#include "loadgen/statistics.h"
+#include "loadgen/compare_stats.h"
 
 #include <errno.h>
 #include <math.h>
