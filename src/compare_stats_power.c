@@ -43,22 +43,35 @@ double lg_stat_welch_power(double delta, double sa, size_t na, double sb, size_t
 	return power_se(delta, sqrt(va + vb), welch_df(va, na, vb, nb), alpha);
 }
 
-double lg_stat_mde(double sa, size_t na, double sb, size_t nb, double alpha, double power)
-{
-	double lo = 0, hi, se;
+/* The test a search is about: Welch's on two samples or the paired one, at level alpha.
+ * The searches vary delta or the size; the rest stays as given here. */
+struct design {
+	bool paired;  /* the paired test (sd in sa), else Welch's (sa and sb) */
+	double sa;    /* standard deviation of the first sample, or of the differences */
+	double sb;    /* standard deviation of the second sample (Welch only) */
+	double alpha; /* significance level */
+};
 
-	if (na < 2 || nb < 2 || !(power > alpha && power < 1))
-		return NAN;
-	se = sqrt(sa * sa / (double)na + sb * sb / (double)nb);
-	if (!(se > 0))
-		return 0.0;
-	hi = se;
-	while (lg_stat_welch_power(hi, sa, na, sb, nb, alpha) < power)
+/* Power of design d at difference delta with sizes na and nb (nb: Welch only). */
+static double design_power(const struct design *d, double delta, size_t na, size_t nb)
+{
+	return d->paired ? lg_stat_paired_power(delta, d->sa, na, d->alpha)
+			 : lg_stat_welch_power(delta, d->sa, na, d->sb, nb, d->alpha);
+}
+
+/* The smallest delta that d detects with the given power at sizes na, nb; se (> 0) is
+ * where the search starts. Power grows with delta: double, then bisect. */
+static double smallest_delta(const struct design *d, size_t na, size_t nb, double se,
+			     double power)
+{
+	double lo = 0, hi = se;
+
+	while (design_power(d, hi, na, nb) < power)
 		hi *= 2.0;
 	for (int i = 0; i < BISECT_ITER && hi - lo > 1e-12 * hi; i++) {
 		double mid = lo + (hi - lo) / 2.0;
 
-		if (lg_stat_welch_power(mid, sa, na, sb, nb, alpha) < power)
+		if (design_power(d, mid, na, nb) < power)
 			lo = mid;
 		else
 			hi = mid;
@@ -66,17 +79,16 @@ double lg_stat_mde(double sa, size_t na, double sb, size_t nb, double alpha, dou
 	return hi;
 }
 
-size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, double power,
-			   size_t max)
+/* The smallest size n (on both sides) at which d detects delta with the given power;
+ * 0 when more than max would be needed. Power grows with n: double until enough, then
+ * bisect (lo too few, hi enough). */
+static size_t smallest_n(const struct design *d, double delta, double power, size_t max)
 {
 	size_t lo = 1, hi = 2;
 
-	if (!(sa * sa + sb * sb > 0))
-		return 2;
 	if (delta == 0 || !isfinite(delta) || max < 2)
 		return 0;
-	/* Power grows with n: double until enough, then bisect (lo too few, hi enough). */
-	while (lg_stat_welch_power(delta, sa, hi, sb, hi, alpha) < power) {
+	while (design_power(d, delta, hi, hi) < power) {
 		if (hi >= max)
 			return 0;
 		lo = hi;
@@ -85,12 +97,33 @@ size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, dou
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (mid >= 2 && lg_stat_welch_power(delta, sa, mid, sb, mid, alpha) >= power)
+		if (mid >= 2 && design_power(d, delta, mid, mid) >= power)
 			hi = mid;
 		else
 			lo = mid;
 	}
 	return hi;
+}
+
+double lg_stat_mde(double sa, size_t na, double sb, size_t nb, double alpha, double power)
+{
+	struct design d = { .sa = sa, .sb = sb, .alpha = alpha };
+	double se;
+
+	if (na < 2 || nb < 2 || !(power > alpha && power < 1))
+		return NAN;
+	se = sqrt(sa * sa / (double)na + sb * sb / (double)nb);
+	return se > 0 ? smallest_delta(&d, na, nb, se, power) : 0.0;
+}
+
+size_t lg_stat_runs_needed(double delta, double sa, double sb, double alpha, double power,
+			   size_t max)
+{
+	struct design d = { .sa = sa, .sb = sb, .alpha = alpha };
+
+	if (!(sa * sa + sb * sb > 0))
+		return 2;
+	return smallest_n(&d, delta, power, max);
 }
 
 /* --- The paired (one-sample) t-test --- */
@@ -106,47 +139,18 @@ double lg_stat_paired_power(double delta, double sd, size_t n, double alpha)
 
 double lg_stat_paired_mde(double sd, size_t n, double alpha, double power)
 {
-	double lo = 0, hi;
+	struct design d = { .paired = true, .sa = sd, .alpha = alpha };
 
 	if (n < 2 || !(power > alpha && power < 1) || !(sd >= 0))
 		return NAN;
-	if (!(sd > 0))
-		return 0.0;
-	hi = sd / sqrt((double)n);
-	while (lg_stat_paired_power(hi, sd, n, alpha) < power)
-		hi *= 2.0;
-	for (int i = 0; i < BISECT_ITER && hi - lo > 1e-12 * hi; i++) {
-		double mid = lo + (hi - lo) / 2.0;
-
-		if (lg_stat_paired_power(mid, sd, n, alpha) < power)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
+	return sd > 0 ? smallest_delta(&d, n, n, sd / sqrt((double)n), power) : 0.0;
 }
 
 size_t lg_stat_pairs_needed(double delta, double sd, double alpha, double power, size_t max)
 {
-	size_t lo = 1, hi = 2;
+	struct design d = { .paired = true, .sa = sd, .alpha = alpha };
 
 	if (!(sd > 0))
 		return 2;
-	if (delta == 0 || !isfinite(delta) || max < 2)
-		return 0;
-	while (lg_stat_paired_power(delta, sd, hi, alpha) < power) {
-		if (hi >= max)
-			return 0;
-		lo = hi;
-		hi = hi * 2 > max ? max : hi * 2;
-	}
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (mid >= 2 && lg_stat_paired_power(delta, sd, mid, alpha) >= power)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return hi;
+	return smallest_n(&d, delta, power, max);
 }
