@@ -47,8 +47,10 @@ trap cleanup EXIT
 # Every shared library the binary needs comes from a package named in Depends.
 for lib in $(objdump -p /usr/bin/loadgen | awk '/NEEDED/ {print $2}'); do
 	path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
-	pkg=$(dpkg -S "$(realpath "$path")" 2>/dev/null | head -n 1 | cut -d: -f1) ||
-		pkg=$(dpkg -S "$path" | head -n 1 | cut -d: -f1)
+	# (sed reads all of dpkg's output: head would leave dpkg to die of SIGPIPE, which
+	# pipefail turns into a failure)
+	pkg=$(dpkg -S "$(realpath "$path")" 2>/dev/null | sed -n '1s/:.*//p') ||
+		pkg=$(dpkg -S "$path" | sed -n '1s/:.*//p')
 	case ", $depends" in
 	*", $pkg "* | *", $pkg,"* | *", $pkg") say "needs $lib: $pkg is in Depends" ;;
 	*) fail "needs $lib from $pkg, which Depends ($depends) does not name" ;;
@@ -75,7 +77,7 @@ for page in man1/loadgen.1 man1/loadgen-compare.1 man1/loadgen-import.1 \
 	[ "$(man -w "${name##*.}" "${name%.*}")" = "$file" ] || fail "man -w ${name%.*} does not find $file"
 	say "man -l $file: $(wc -l <"$work/page") lines"
 done
-MANWIDTH=80 man -l /usr/share/man/man1/loadgen.1.gz | grep -q -- '--loadfile' ||
+MANWIDTH=80 man -l /usr/share/man/man1/loadgen.1.gz | grep -- '--loadfile' >/dev/null ||
 	fail "loadgen(1) does not list --loadfile"
 
 # The completion, where bash-completion looks, and working.
