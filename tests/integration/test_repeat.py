@@ -81,12 +81,17 @@ for name, rate in (("a", "4"), ("b", "4"), ("half", "2")):
                        text=True, timeout=120)
     check(r.returncode == 0, f"rate run {name}")
     files[name] = p
-# --min-effect 2: a rate limit holds the rate so tightly that a 0.1 % wobble between
-# two runs could pass as significant; what matters to a CI gate is a real change.
-same = subprocess.run([LOADGEN, "compare", "--min-effect", "2", files["a"], files["b"]],
-                      capture_output=True, text=True)
-check(same.returncode == 0 and "no significant difference" in same.stdout,
-      "same rate: no significant difference", same.stdout + same.stderr)
+# --min-effect 2: a rate limit holds the rate so tightly that a 0.2 % wobble between
+# two runs (the disk flushing more in one set, as seen on CI) can be significant; what
+# matters to a CI gate is a real change, so either verdict below is right, and the gate
+# must not fire.
+same = subprocess.run([LOADGEN, "compare", "--min-effect", "2", "--fail-if-slower", "2",
+                       files["a"], files["b"]], capture_output=True, text=True)
+verdict = [l for l in same.stdout.splitlines() if "Verdict:" in l]
+check(same.returncode == 0 and len(verdict) == 1
+      and ("no significant difference" in verdict[0]
+           or "smaller than --min-effect" in verdict[0]),
+      "same rate: no difference of 2 % or more", same.stdout + same.stderr)
 slow = subprocess.run([LOADGEN, "compare", "--fail-if-slower", "5", files["a"], files["half"]],
                       capture_output=True, text=True)
 check("slower" in slow.stdout and slow.returncode == 3,
