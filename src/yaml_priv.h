@@ -117,6 +117,10 @@ char *lg_ytext(struct lg_yctx *c, const char *s, size_t len);
 /* A new node in c's arena at 0-based line and col; NULL when out of memory. */
 struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t line,
 			      size_t col);
+/* A new scalar node with a copy of the len bytes at s as its text, both in one piece of
+ * c's arena (the fast reader makes millions); NULL when out of memory. */
+struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, const char *s,
+				size_t len, bool plain);
 
 /* --- the fast reader (yaml_fast.c) --- */
 
