@@ -85,6 +85,8 @@ struct lg_yctx {
 					   gave up on a lazily read list) */
 	const char *text_end;           /* end of the text loaded (for lazy lists) */
 	bool fast_read;                 /* the tree came from the fast reader */
+	struct lg_ypath_memo *path_memo; /* paths compiled already (owned array of
+					    LG_YPATH_MEMO; lg_ypath_memo_free) */
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -174,6 +176,8 @@ int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
  * NULL: a variable is an error). 0, -EINVAL or -ENOMEM. */
 int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	     uint32_t *index, uint16_t *var);
+/* Free c's memo of compiled paths (lg_ypath). Fine when there is none. */
+void lg_ypath_memo_free(struct lg_yctx *c);
 /* Scalar n as the name of a file slot already bound by an earlier open. */
 int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 uint32_t *index);
