@@ -60,17 +60,24 @@ static void skip_spaces(struct fast *f)
 		f->p++;
 }
 
-static int push(struct fast *f, struct lg_ynode *n)
+/* push, when kids is full. */
+static int push_grow(struct fast *f, struct lg_ynode *n)
 {
-	if (f->nkids == f->cap_kids) {
-		size_t ncap = f->cap_kids ? f->cap_kids * 2 : 64;
-		void *v = realloc(f->kids, ncap * sizeof(*f->kids));
+	size_t ncap = f->cap_kids ? f->cap_kids * 2 : 64;
+	void *v = realloc(f->kids, ncap * sizeof(*f->kids));
 
-		if (!v)
-			return -ENOMEM;
-		f->kids = v;
-		f->cap_kids = ncap;
-	}
+	if (!v)
+		return -ENOMEM;
+	f->kids = v;
+	f->cap_kids = ncap;
+	f->kids[f->nkids++] = n;
+	return 0;
+}
+
+static inline int push(struct fast *f, struct lg_ynode *n)
+{
+	if (f->nkids == f->cap_kids)
+		return push_grow(f, n);
 	f->kids[f->nkids++] = n;
 	return 0;
 }
@@ -110,6 +117,11 @@ static const unsigned char fast_class[256] = {
 /* The end of the run of characters of class cls from s (at most to end). */
 static const char *span(const char *s, const char *end, unsigned cls)
 {
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (end - s >= 4 && (fast_class[u[0]] & fast_class[u[1]] & fast_class[u[2]] &
+				fast_class[u[3]] & cls)) /* four at a time: scalars are long */
+		s += 4, u += 4;
 	while (s < end && (fast_class[(unsigned char)*s] & cls))
 		s++;
 	return s;
