@@ -87,6 +87,8 @@ struct lg_yctx {
 	bool fast_read;                 /* the tree came from the fast reader */
 	struct lg_ypath_memo *path_memo; /* paths compiled already (owned array of
 					    LG_YPATH_MEMO; lg_ypath_memo_free) */
+	char last_slot[32];             /* name of the file slot found last ("": none) */
+	uint32_t last_slot_index;       /* its index in wl->slots */
 };
 
 /* --- errors (yaml_tree.c) --- */

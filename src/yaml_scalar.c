@@ -199,9 +199,19 @@ int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 
 	if (rc)
 		return rc;
+	/* consecutive steps mostly use one file: a slot found stays found (slots are
+	 * never removed), so the last one found is kept by name */
+	if (!strcmp(s, c->last_slot)) {
+		*index = c->last_slot_index;
+		return 0;
+	}
 	if (lg_workload_find_slot(c->wl, s, index))
 		return lg_yfail(c, n, "file '%s' used before it is opened "
 				"(no earlier open or create has 'as: %s')", s, s);
+	if (strlen(s) < sizeof(c->last_slot)) {
+		strcpy(c->last_slot, s);
+		c->last_slot_index = *index;
+	}
 	return 0;
 }
 
