@@ -66,6 +66,8 @@ struct lg_yparam {
 	const char *key;  /* the key of its first use ("size", "count"; static), or NULL */
 };
 
+#define LG_YLABEL_MEMO 32 /* entries of lg_yctx.labels */
+
 /* State of one load. */
 struct lg_yctx {
 	const char *fname;              /* for messages */
@@ -89,6 +91,10 @@ struct lg_yctx {
 					    LG_YPATH_MEMO; lg_ypath_memo_free) */
 	char last_slot[32];             /* name of the file slot found last ("": none) */
 	uint32_t last_slot_index;       /* its index in wl->slots */
+	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
+		char name[24];          /* the label ("": none; longer ones not kept) */
+		uint16_t type;          /* its index in wl->types */
+	} labels[LG_YLABEL_MEMO];
 };
 
 /* --- errors (yaml_tree.c) --- */
