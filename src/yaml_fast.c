@@ -60,17 +60,24 @@ static void skip_spaces(struct fast *f)
 		f->p++;
 }
 
-static int push(struct fast *f, struct lg_ynode *n)
+/* push, when kids is full. */
+static int push_grow(struct fast *f, struct lg_ynode *n)
 {
-	if (f->nkids == f->cap_kids) {
-		size_t ncap = f->cap_kids ? f->cap_kids * 2 : 64;
-		void *v = realloc(f->kids, ncap * sizeof(*f->kids));
+	size_t ncap = f->cap_kids ? f->cap_kids * 2 : 64;
+	void *v = realloc(f->kids, ncap * sizeof(*f->kids));
 
-		if (!v)
-			return -ENOMEM;
-		f->kids = v;
-		f->cap_kids = ncap;
-	}
+	if (!v)
+		return -ENOMEM;
+	f->kids = v;
+	f->cap_kids = ncap;
+	f->kids[f->nkids++] = n;
+	return 0;
+}
+
+static inline int push(struct fast *f, struct lg_ynode *n)
+{
+	if (f->nkids == f->cap_kids)
+		return push_grow(f, n);
 	f->kids[f->nkids++] = n;
 	return 0;
 }
@@ -89,10 +96,35 @@ static int finish(struct fast *f, struct lg_ynode *n, size_t first)
 	return 0;
 }
 
-static int plain_char(char ch)
+/* Character classes of the subset, one table lookup per character of a scalar (the
+ * reader spends most of its time in scalars). */
+enum { FAST_PLAIN = 1, /* may be in a plain scalar: letters, digits, "_./~+-" */
+       FAST_QUOTED = 2 /* may be in a double-quoted one: printable ASCII but '"' and '\\' */
+};
+
+/* Indexed by the character; 0 from 0x80 on (non-ASCII is left to libyaml). */
+static const unsigned char fast_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+	2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 3, 3, 3, /* 0x20 */
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, /* 0x30 */
+	2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* 0x40 */
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 2, 2, 3, /* 0x50 */
+	2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* 0x60 */
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 3, 0, /* 0x70 */
+};
+
+/* The end of the run of characters of class cls from s (at most to end). */
+static const char *span(const char *s, const char *end, unsigned cls)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       ch == '_' || ch == '.' || ch == '/' || ch == '~' || ch == '+' || ch == '-';
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (end - s >= 4 && (fast_class[u[0]] & fast_class[u[1]] & fast_class[u[2]] &
+				fast_class[u[3]] & cls)) /* four at a time: scalars are long */
+		s += 4, u += 4;
+	while (s < end && (fast_class[(unsigned char)*s] & cls))
+		s++;
+	return s;
 }
 
 /* A scalar at p: plain or double-quoted (no escapes), on this line. */
@@ -103,22 +135,18 @@ static int scalar(struct fast *f, struct lg_ynode **out)
 	bool plain = !at(f, '"');
 
 	if (plain) {
-		if (!at(f, '-') && f->p < f->end && plain_char(*f->p))
-			for (e = s; e < f->end && plain_char(*e); e++)
-				;
-		else
+		if (at(f, '-') || f->p == f->end ||
+		    !(fast_class[(unsigned char)*f->p] & FAST_PLAIN))
 			return -EAGAIN;
+		e = span(s, f->end, FAST_PLAIN);
 	} else {
-		for (e = ++s; e < f->end && *e != '"'; e++)
-			if (*e < 0x20 || *e > 0x7e || *e == '\\')
-				return -EAGAIN;
-		if (e == f->end)
+		e = span(++s, f->end, FAST_QUOTED);
+		if (e == f->end || *e != '"')
 			return -EAGAIN;
 	}
-	n = lg_ynode_new(f->c, LG_YSCALAR, f->line, col(f));
-	if (!n || !(n->text = lg_ytext(f->c, s, (size_t)(e - s))))
+	n = lg_yscalar_new(f->c, f->line, col(f), s, (size_t)(e - s), plain);
+	if (!n)
 		return -ENOMEM;
-	n->plain = plain;
 	f->slen = (size_t)(e - s);
 	f->p = plain ? e : e + 1;
 	*out = n;

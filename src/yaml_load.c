@@ -267,6 +267,7 @@ static int load(const char *fname, const char *text, size_t len,
 	lg_ytree_free(&c);
 	free(c.params);
 	free(c.buf);
+	lg_ypath_memo_free(&c);
 	lg_yreopen_free(c.reopen);
 	if (rc) {
 		lg_workload_destroy(c.wl);

@@ -15,10 +15,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_VAR_NAME 64 /* bytes in a variable name, as for a label */
 #define MAX_PATH_TEMPLATE 2048 /* leaves room in PATH_MAX for client ids and the run dir */
+#define LG_YPATH_MEMO 4096     /* entries of the memo of compiled paths (a power of 2) */
 
 static const char ident_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
@@ -156,12 +158,78 @@ int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	return rc ? lg_ynomem(c) : 0;
 }
 
+/* A path compiled already. Paths repeat (an imported dbench loadfile names a few hundred
+ * files in ~200k steps) and their result is fixed once a path compiles without a
+ * variable: parameters are resolved before any step and ${client} is a placeholder. So
+ * the text as written maps to its index, and the expansion, checks and interning are
+ * done once per path instead of once per step. Direct-mapped: a collision replaces. */
+struct lg_ypath_memo {
+	char *text;     /* the scalar as written (owned), or NULL for an empty entry */
+	uint32_t index; /* its path in wl->paths */
+};
+
+static uint32_t memo_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void lg_ypath_memo_free(struct lg_yctx *c)
+{
+	if (!c->path_memo)
+		return;
+	for (size_t i = 0; i < LG_YPATH_MEMO; i++)
+		free(c->path_memo[i].text);
+	free(c->path_memo);
+	c->path_memo = NULL;
+}
+
+/* Remember that text compiles to path index (best effort: no memory, no memo). */
+static void memo_put(struct lg_ypath_memo *e, const char *text, uint32_t index)
+{
+	size_t len = strlen(text) + 1;
+	char *copy = e ? malloc(len) : NULL;
+
+	if (!copy)
+		return;
+	free(e->text);
+	e->text = memcpy(copy, text, len);
+	e->index = index;
+}
+
+/* The memo entry of text (NULL without memory); *hit whether it holds text. */
+static struct lg_ypath_memo *memo_find(struct lg_yctx *c, const char *text, bool *hit)
+{
+	struct lg_ypath_memo *e;
+
+	if (!c->path_memo)
+		c->path_memo = calloc(LG_YPATH_MEMO, sizeof(*c->path_memo));
+	if (!c->path_memo)
+		return *hit = false, NULL;
+	e = &c->path_memo[memo_hash(text) & (LG_YPATH_MEMO - 1)];
+	*hit = e->text && !strcmp(e->text, text);
+	return e;
+}
+
 int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	     uint32_t *index, uint16_t *var)
 {
 	const char *s, *why;
 	uint16_t v;
-	int rc = lg_ystring(c, n, what, true, &s);
+	bool hit = false;
+	struct lg_ypath_memo *e = n->kind == LG_YSCALAR ? memo_find(c, n->text, &hit) : NULL;
+	int rc;
+
+	if (hit) {
+		if (var)
+			*var = 0;
+		*index = e->index;
+		return 0;
+	}
+	rc = lg_ystring(c, n, what, true, &s);
 
 	if (rc)
 		return rc;
@@ -180,5 +248,6 @@ int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		return lg_ypath_set(c, n, what, s, v, index);
 	if (lg_workload_path(c->wl, s, index))
 		return lg_ynomem(c);
+	memo_put(e, n->text, *index);
 	return 0;
 }

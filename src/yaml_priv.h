@@ -66,6 +66,8 @@ struct lg_yparam {
 	const char *key;  /* the key of its first use ("size", "count"; static), or NULL */
 };
 
+#define LG_YLABEL_MEMO 32 /* entries of lg_yctx.labels */
+
 /* State of one load. */
 struct lg_yctx {
 	const char *fname;              /* for messages */
@@ -85,6 +87,14 @@ struct lg_yctx {
 					   gave up on a lazily read list) */
 	const char *text_end;           /* end of the text loaded (for lazy lists) */
 	bool fast_read;                 /* the tree came from the fast reader */
+	struct lg_ypath_memo *path_memo; /* paths compiled already (owned array of
+					    LG_YPATH_MEMO; lg_ypath_memo_free) */
+	char last_slot[32];             /* name of the file slot found last ("": none) */
+	uint32_t last_slot_index;       /* its index in wl->slots */
+	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
+		char name[24];          /* the label ("": none; longer ones not kept) */
+		uint16_t type;          /* its index in wl->types */
+	} labels[LG_YLABEL_MEMO];
 };
 
 /* --- errors (yaml_tree.c) --- */
@@ -117,6 +127,10 @@ char *lg_ytext(struct lg_yctx *c, const char *s, size_t len);
 /* A new node in c's arena at 0-based line and col; NULL when out of memory. */
 struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t line,
 			      size_t col);
+/* A new scalar node with a copy of the len bytes at s as its text, both in one piece of
+ * c's arena (the fast reader makes millions); NULL when out of memory. */
+struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, const char *s,
+				size_t len, bool plain);
 
 /* --- the fast reader (yaml_fast.c) --- */
 
@@ -170,6 +184,8 @@ int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
  * NULL: a variable is an error). 0, -EINVAL or -ENOMEM. */
 int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	     uint32_t *index, uint16_t *var);
+/* Free c's memo of compiled paths (lg_ypath). Fine when there is none. */
+void lg_ypath_memo_free(struct lg_yctx *c);
 /* Scalar n as the name of a file slot already bound by an earlier open. */
 int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 uint32_t *index);

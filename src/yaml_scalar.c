@@ -199,9 +199,19 @@ int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 
 	if (rc)
 		return rc;
+	/* consecutive steps mostly use one file: a slot found stays found (slots are
+	 * never removed), so the last one found is kept by name */
+	if (!strcmp(s, c->last_slot)) {
+		*index = c->last_slot_index;
+		return 0;
+	}
 	if (lg_workload_find_slot(c->wl, s, index))
 		return lg_yfail(c, n, "file '%s' used before it is opened "
 				"(no earlier open or create has 'as: %s')", s, s);
+	if (strlen(s) < sizeof(c->last_slot)) {
+		strcpy(c->last_slot, s);
+		c->last_slot_index = *index;
+	}
 	return 0;
 }
 
@@ -249,14 +259,26 @@ int lg_ylabel(struct lg_yctx *c, const struct lg_ynode *n, const struct lg_ynode
 {
 	const char *s = name;
 	int rc = n ? lg_ystring(c, n, "label", false, &s) : 0;
+	struct lg_ylabel_memo *memo;
 
 	if (rc)
 		return rc;
+	memo = &c->labels[((unsigned char)s[0] + 7 * strlen(s)) % LG_YLABEL_MEMO];
+	if (*s && !strcmp(s, memo->name)) { /* a label seen before: its type (never changes) */
+		*type = memo->type;
+		return 0;
+	}
 	if (!*s || strlen(s) > MAX_LABEL)
 		return lg_yfail(c, n ? n : at, "'label' must have 1 to %d characters", MAX_LABEL);
 	rc = lg_workload_type(c->wl, s, type);
 	if (rc == -E2BIG)
 		return lg_yfail(c, n ? n : at, "too many different labels");
-	return rc ? lg_ynomem(c) : 0;
+	if (rc)
+		return lg_ynomem(c);
+	if (strlen(s) < sizeof(memo->name)) {
+		strcpy(memo->name, s);
+		memo->type = *type;
+	}
+	return 0;
 }
 

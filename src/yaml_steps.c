@@ -380,7 +380,8 @@ static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynod
 
 	*view = *n;
 	*on = true;
-	while (at < n->n && strcmp(n->items[at]->text, "when") != 0)
+	while (at < n->n && (n->items[at]->text[0] != 'w' ||
+			     strcmp(n->items[at]->text, "when") != 0))
 		at += 2;
 	if (at == n->n)
 		return 0;
