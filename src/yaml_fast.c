@@ -99,19 +99,20 @@ static int finish(struct fast *f, struct lg_ynode *n, size_t first)
 /* Character classes of the subset, one table lookup per character of a scalar (the
  * reader spends most of its time in scalars). */
 enum { FAST_PLAIN = 1, /* may be in a plain scalar: letters, digits, "_./~+-" */
-       FAST_QUOTED = 2 /* may be in a double-quoted one: printable ASCII but '"' and '\\' */
+       FAST_QUOTED = 2, /* may be in a double-quoted one: printable ASCII but '"' and '\\' */
+       FAST_LITERAL = 4 /* FAST_QUOTED but '$': a scalar of these has nothing to expand */
 };
 
 /* Indexed by the character; 0 from 0x80 on (non-ASCII is left to libyaml). */
 static const unsigned char fast_class[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
-	2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 3, 3, 3, /* 0x20 */
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, /* 0x30 */
-	2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* 0x40 */
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 2, 2, 3, /* 0x50 */
-	2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, /* 0x60 */
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 3, 0, /* 0x70 */
+	6, 6, 0, 6, 2, 6, 6, 6, 6, 6, 6, 7, 6, 7, 7, 7, /* 0x20: '$' is 2 */
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, /* 0x30 */
+	6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, /* 0x40 */
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 0, 6, 6, 7, /* 0x50 */
+	6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, /* 0x60 */
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 7, 0, /* 0x70 */
 };
 
 /* The end of the run of characters of class cls from s (at most to end). */
@@ -132,7 +133,7 @@ static int scalar(struct fast *f, struct lg_ynode **out)
 {
 	const char *s = f->p, *e;
 	struct lg_ynode *n;
-	bool plain = !at(f, '"');
+	bool plain = !at(f, '"'), literal = true;
 
 	if (plain) {
 		if (at(f, '-') || f->p == f->end ||
@@ -140,11 +141,15 @@ static int scalar(struct fast *f, struct lg_ynode **out)
 			return -EAGAIN;
 		e = span(s, f->end, FAST_PLAIN);
 	} else {
-		e = span(++s, f->end, FAST_QUOTED);
+		e = span(++s, f->end, FAST_LITERAL);
+		if (e < f->end && *e == '$') {
+			literal = false;
+			e = span(e, f->end, FAST_QUOTED);
+		}
 		if (e == f->end || *e != '"')
 			return -EAGAIN;
 	}
-	n = lg_yscalar_new(f->c, f->line, col(f), s, (size_t)(e - s), plain);
+	n = lg_yscalar_new(f->c, f->line, col(f), s, (size_t)(e - s), plain, literal);
 	if (!n)
 		return -ENOMEM;
 	f->slen = (size_t)(e - s);
@@ -382,14 +387,96 @@ bool lg_yfast_is_lazy(const struct lg_ynode *seq)
 	return seq->kind == LG_YSEQ && seq->text;
 }
 
-int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
-		   int (*fn)(struct lg_yctx *c, const struct lg_ynode *step))
+/* "NAME: {KEY: VALUE, ...}" at p, to the end of its line, into s. -EAGAIN when the item
+ * has another shape (or a quoted key, or more than LG_YFLAT_MAX pairs): the caller then
+ * reads it again as a tree, which accepts or refuses it as usual. */
+static int flat_item(struct fast *f, struct lg_yflat *s)
+{
+	bool more = true;
+	int rc = scalar(f, &s->op);
+
+	if (rc || !at(f, ':') || f->p + 1 >= f->end || f->p[1] != ' ' || f->slen > FAST_MAX_KEY)
+		return rc ? rc : -EAGAIN;
+	f->p += 2;
+	skip_spaces(f);
+	if (!at(f, '{'))
+		return -EAGAIN;
+	f->p++;
+	skip_spaces(f);
+	for (s->n = 0; more; s->n++) {
+		struct lg_yflat_pair *kv = &s->kv[s->n];
+		const char *e = span(f->p, f->end, FAST_PLAIN);
+
+		if (s->n == LG_YFLAT_MAX || e == f->p || at(f, '-') || e + 1 >= f->end ||
+		    e[0] != ':' || e[1] != ' ' || e - f->p > FAST_MAX_KEY)
+			return -EAGAIN;
+		kv->key = f->p;
+		kv->len = (size_t)(e - f->p);
+		f->p = e + 2;
+		skip_spaces(f);
+		rc = flow_value(f, 1, &kv->val);
+		if (!rc)
+			rc = flow_next(f, '}', &more);
+		if (rc)
+			return rc;
+	}
+	return line_end(f);
+}
+
+/* The item at p read flat and compiled by flat, or (when either declines) read again as
+ * a tree and compiled by step. */
+static int compile_item(struct fast *f, lg_ystep_fn step, lg_yflat_fn flat)
+{
+	const char *p = f->p, *bol = f->bol;
+	size_t line = f->line, nkids = f->nkids;
+	struct lg_yflat s;
+	int rc = flat_item(f, &s);
+
+	if (!rc)
+		rc = flat(f->c, &s);
+	if (rc != -EAGAIN)
+		return rc;
+	f->p = p; /* not kids: a flow value read may have grown it */
+	f->bol = bol;
+	f->line = line;
+	f->nkids = nkids;
+	lg_yarena_reset(&f->c->arena);
+	rc = item(f);
+	return rc ? rc : step(f->c, f->kids[--f->nkids]);
+}
+
+/* One item of a lazy list, at p: the op of an identical line replayed from memo m, or
+ * the item compiled (and kept in m when it made one op). */
+static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yflat_fn flat)
+{
+	struct lg_yctx *c = f->c;
+	const char *eol = memchr(f->p, '\n', (size_t)(f->end - f->p));
+	size_t len = (size_t)((eol ? eol : f->end) - f->p), before = c->wl->nops[c->phase];
+	struct lg_ymemo_key key;
+	int rc;
+
+	lg_ymemo_key(f->p, len, &key);
+	rc = lg_ymemo_replay(c, m, &key, (uint32_t)f->line + 1);
+	if (rc) {
+		f->p += len;
+		return rc < 0 ? rc : line_end(f);
+	}
+	rc = compile_item(f, step, flat);
+	if (!rc && c->wl->nops[c->phase] == before + 1 &&
+	    c->wl->ops[c->phase][before].kind < LG_OP_LOOP)
+		lg_ymemo_add(m, &key, &c->wl->ops[c->phase][before]);
+	return rc;
+}
+
+int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn step,
+		   lg_yflat_fn flat)
 {
 	struct fast f = { .c = c, .p = seq->text, .end = c->text_end,
 			  .bol = seq->text - seq->col, .line = seq->line };
 	struct lg_yarena *tree = c->arena;
+	struct lg_ymemo *m = NULL;
 	long indent = seq->col, ind = indent;
-	int rc = 0;
+	int rc = lg_ymemo_create(c->phase, &m);
 
 	c->arena = c->scratch; /* each step's nodes, dropped once it is compiled */
 	while (!rc && ind == indent && at(&f, '-')) {
@@ -399,9 +486,7 @@ int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
 		}
 		f.p += 2;
 		skip_spaces(&f);
-		rc = item(&f);
-		if (!rc)
-			rc = fn(c, f.kids[--f.nkids]);
+		rc = lazy_item(&f, m, step, flat);
 		lg_yarena_reset(&c->arena);
 		if (!rc)
 			rc = next_content(&f, &ind);
@@ -410,6 +495,7 @@ int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
 		rc = -EAGAIN;
 	c->scratch = c->arena;
 	c->arena = tree;
+	lg_ymemo_destroy(m);
 	free(f.kids);
 	return rc == -ENOMEM ? lg_ynomem(c) : rc;
 }

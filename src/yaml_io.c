@@ -16,18 +16,19 @@ static int offset_mode(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op
 
 	if (rc)
 		return rc;
+	if (*s >= '0' && *s <= '9') { /* a byte offset: no mode name starts with a digit */
+		op->off_mode = LG_OFF_FIXED;
+		return lg_ysize(c, n, "offset", &op->offset);
+	}
 	for (size_t m = 0; m <= LG_OFF_PREV; m++) {
 		if (lg_yoffset_names[m] && !strcmp(s, lg_yoffset_names[m])) {
 			op->off_mode = (uint8_t)m;
 			return 0;
 		}
 	}
-	if (*s < '0' || *s > '9')
-		return lg_yfail(c, n, "unknown offset '%s'%s (expected seq, append, last, prev, "
-				"random or a byte offset)", s,
-				lg_yhint(s, lg_yoffset_names, LG_OFF_PREV + 1, hint, sizeof(hint)));
-	op->off_mode = LG_OFF_FIXED;
-	return lg_ysize(c, n, "offset", &op->offset);
+	return lg_yfail(c, n, "unknown offset '%s'%s (expected seq, append, last, prev, "
+			"random or a byte offset)", s,
+			lg_yhint(s, lg_yoffset_names, LG_OFF_PREV + 1, hint, sizeof(hint)));
 }
 
 /* Random placement: v = range, align, base. Every draw must fit inside off_t. */

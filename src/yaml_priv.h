@@ -54,6 +54,8 @@ struct lg_ynode {
 	uint32_t n;              /* entries of items */
 	uint8_t kind;            /* enum lg_ynode_kind (a byte: a tree has millions of nodes) */
 	bool plain;              /* scalar written without quotes: "" and "~" may mean null */
+	bool literal;            /* scalar known to hold no '$' (nothing to expand); false:
+				    not known (the fast reader finds out, libyaml does not) */
 	char *text;              /* scalar value, NUL-terminated; NULL otherwise */
 	struct lg_ynode **items; /* SEQ: items; MAP: key, value, key, value, ... */
 };                               /* (node, text and items all live in the tree's arena) */
@@ -130,7 +132,7 @@ struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t
 /* A new scalar node with a copy of the len bytes at s as its text, both in one piece of
  * c's arena (the fast reader makes millions); NULL when out of memory. */
 struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, const char *s,
-				size_t len, bool plain);
+				size_t len, bool plain, bool literal);
 
 /* --- the fast reader (yaml_fast.c) --- */
 
@@ -147,11 +149,33 @@ int lg_yfast_parse(struct lg_yctx *c, const char *text, size_t len, bool lazy,
 		   struct lg_ynode **out);
 /* Whether seq is a lazy list of lg_yfast_parse. */
 bool lg_yfast_is_lazy(const struct lg_ynode *seq);
-/* Read the lazy list seq item by item (each in c->scratch, gone after fn returns) and
- * call fn on each. Returns fn's first error, -ENOMEM, or -EAGAIN when an item is
- * outside the fast subset: the caller must then load again with c->no_fast. */
-int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq,
-		   int (*fn)(struct lg_yctx *c, const struct lg_ynode *step));
+#define LG_YFLAT_MAX 12 /* pairs of a flat step; more go the tree's way */
+
+/* A step "NAME: {KEY: VALUE, ...}" read flat, without nodes for its keys and mapping:
+ * most steps of a big loadfile look like this, and a tree for each costs more than
+ * compiling it. */
+struct lg_yflat {
+	struct lg_ynode *op;         /* NAME, a scalar node (its position is the step's) */
+	size_t n;                    /* pairs in kv */
+	struct lg_yflat_pair {
+		const char *key;     /* the key's text in the loaded text (not NUL-ended) */
+		size_t len;          /* its bytes */
+		struct lg_ynode *val; /* its value, a node of c->scratch */
+	} kv[LG_YFLAT_MAX];
+};
+
+/* Compile a step from its tree (step) or read flat (flat); both as fn of lg_yfast_steps.
+ * flat returns -EAGAIN, having done nothing, for a step it leaves to the tree's way. */
+typedef int (*lg_ystep_fn)(struct lg_yctx *c, const struct lg_ynode *step);
+typedef int (*lg_yflat_fn)(struct lg_yctx *c, const struct lg_yflat *s);
+
+/* Read the lazy list seq item by item (each in c->scratch, gone once compiled), compile
+ * each with flat when it is a flat step, else from its tree with step, and replay an
+ * item identical to an earlier one from a memo (yaml_memo.c). Returns the first error,
+ * -ENOMEM, or -EAGAIN when an item is outside the fast subset: the caller must then load
+ * again with c->no_fast. */
+int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn step,
+		   lg_yflat_fn flat);
 /* Empty an arena but for its newest block; free one entirely. NULL is fine. */
 void lg_yarena_reset(struct lg_yarena **arena);
 void lg_yarena_free(struct lg_yarena **arena);
@@ -222,8 +246,31 @@ struct lg_yreopen;
  * open from an earlier open of the same phase (straight-line code, no close between).
  * 0, -EINVAL or -ENOMEM. */
 int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot);
+/* Whether slot is provably still open (as lg_yreopen_check would fail), without a
+ * message. 0 or -ENOMEM. */
+int lg_yreopen_open(struct lg_yctx *c, uint32_t slot, bool *open);
 /* Free the state kept in c->reopen. NULL is fine. */
 void lg_yreopen_free(struct lg_yreopen *r);
+
+/* --- steps written again (yaml_memo.c) --- */
+
+struct lg_ymemo;
+/* What identifies a step line in the memo. */
+struct lg_ymemo_key {
+	uint64_t lo, hi; /* its 128-bit XXH3 hash */
+	size_t len;      /* its bytes + 1 (never 0) */
+};
+/* A memo for the steps of one top-level list, compiled into phase. 0 or -ENOMEM. */
+int lg_ymemo_create(enum lg_phase phase, struct lg_ymemo **out);
+void lg_ymemo_destroy(struct lg_ymemo *m); /* NULL is fine */
+/* The key of the len bytes of a step line at s. */
+void lg_ymemo_key(const char *s, size_t len, struct lg_ymemo_key *k);
+/* If the line of k compiled to one op before, append that op again with line number
+ * line and return 1; 0 when it must be compiled; -ENOMEM. */
+int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo_key *k,
+		    uint32_t line);
+/* Keep the line of k, which compiled to op (in place of an older line). */
+void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, const struct lg_op *op);
 
 /* --- steps (yaml_steps.c) --- */
 

@@ -96,24 +96,46 @@ static int scan(struct lg_yctx *c, struct lg_yreopen *r)
 	return 0;
 }
 
-int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot)
+/* Bring c->reopen up to date and find whether slot is provably still open: *at gets the
+ * index of the open that left it so, or NONE. 0 or -ENOMEM. */
+static int last_open(struct lg_yctx *c, uint32_t slot, uint32_t *at)
 {
 	struct lg_yreopen *r = c->reopen;
-	uint32_t at;
 
 	if (!r) {
 		r = calloc(1, sizeof(*r));
 		if (!r)
-			return lg_ynomem(c);
+			return -ENOMEM;
 		r->phase = c->phase;
 		r->last_ctl = NONE;
 		c->reopen = r;
 	}
 	if (scan(c, r) || grow(r, (size_t)slot + 1))
+		return -ENOMEM;
+	*at = r->opened[slot];
+	if (*at != NONE && ((r->closed[slot] != NONE && r->closed[slot] > *at) ||
+			    (r->last_ctl != NONE && r->last_ctl > *at)))
+		*at = NONE;
+	return 0;
+}
+
+int lg_yreopen_open(struct lg_yctx *c, uint32_t slot, bool *open)
+{
+	uint32_t at;
+
+	if (last_open(c, slot, &at))
+		return -ENOMEM;
+	*open = at != NONE;
+	return 0;
+}
+
+int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot)
+{
+	uint32_t at;
+
+	if (last_open(c, slot, &at))
 		return lg_ynomem(c);
-	at = r->opened[slot];
-	if (at == NONE || (r->closed[slot] != NONE && r->closed[slot] > at) ||
-	    (r->last_ctl != NONE && r->last_ctl > at))
+	if (at == NONE)
 		return 0;
 	return lg_yfail(c, n, "file '%s' is opened again while still open: the open at line "
 			"%u is not closed before this one; close it first (add '- close: %s')",

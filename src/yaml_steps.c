@@ -192,14 +192,10 @@ static int add(struct lg_yctx *c, const struct lg_op *op, uint32_t *index)
 	return lg_workload_add_op(c->wl, c->phase, op, index) ? lg_ynomem(c) : 0;
 }
 
-static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
-		      const struct lg_ynode *key, const struct lg_ynode *val)
+/* The keys an op takes: its own (nk of them), then expect and label; NULL-terminated. */
+static size_t spec_keys(const struct op_spec *spec, const char **keys)
 {
-	const char *keys[MAX_KEYS + 3];
-	const struct lg_ynode *v[MAX_KEYS + 3];
-	struct lg_op op = blank_op(spec->kind, line);
 	size_t nk = 0;
-	int rc;
 
 	while (nk < MAX_KEYS && spec->keys[nk]) {
 		keys[nk] = spec->keys[nk];
@@ -208,18 +204,37 @@ static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t li
 	keys[nk] = "expect";
 	keys[nk + 1] = "label";
 	keys[nk + 2] = NULL;
-	rc = op_args(c, spec, val, keys, v);
-	for (size_t i = 0; !rc && i < nk; i++)
+	return nk;
+}
+
+/* The op of the step named by key, from its arguments v (as spec_keys orders them). */
+static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
+			const struct lg_ynode *key, const struct lg_ynode *const *v, size_t nk)
+{
+	struct lg_op op = blank_op(spec->kind, line);
+	int rc;
+
+	for (size_t i = 0; i < nk; i++)
 		if ((spec->required & (1u << i)) && !v[i])
-			return lg_yfail(c, key, "'%s' needs '%s'", spec->name, keys[i]);
+			return lg_yfail(c, key, "'%s' needs '%s'", spec->name, spec->keys[i]);
 	op.count = 1;
-	if (!rc)
-		rc = spec->fill(c, v, &op);
+	rc = spec->fill(c, v, &op);
 	if (!rc && v[nk])
 		rc = lg_yexpect(c, v[nk], &op.expect);
 	if (!rc)
 		rc = lg_ylabel(c, v[nk + 1], key, spec->name, &op.type);
 	return rc ? rc : add(c, &op, NULL);
+}
+
+static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
+		      const struct lg_ynode *key, const struct lg_ynode *val)
+{
+	const char *keys[MAX_KEYS + 3];
+	const struct lg_ynode *v[MAX_KEYS + 3];
+	size_t nk = spec_keys(spec, keys);
+	int rc = op_args(c, spec, val, keys, v);
+
+	return rc ? rc : compile_args(c, spec, line, key, v, nk);
 }
 
 /* The 'do' of repeat or choose: a non-empty list of steps. */
@@ -419,6 +434,51 @@ static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 			key->text);
 }
 
+/* The spec of op name, or NULL (repeat, choose, pick, or unknown). */
+static const struct op_spec *find_spec(const char *name)
+{
+	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
+		if (name[0] == op_specs[i].name[0] && !strcmp(name, op_specs[i].name))
+			return &op_specs[i];
+	return NULL;
+}
+
+/* Whether NUL-terminated word is the len bytes at s (keys are a few bytes: no call). */
+static bool same_word(const char *word, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && word[i] == s[i])
+		i++;
+	return i == len && word[i] == '\0';
+}
+
+/* A step read flat (lg_yflat): its keys are matched here, without a tree. Anything the
+ * tree's way would refuse or treat apart (an unknown or duplicate key, repeat, choose,
+ * pick, an unknown op) is declined with -EAGAIN before anything is compiled. */
+static int step_flat(struct lg_yctx *c, const struct lg_yflat *s)
+{
+	const struct op_spec *spec = find_spec(s->op->text);
+	const char *keys[MAX_KEYS + 3];
+	const struct lg_ynode *v[MAX_KEYS + 3] = { NULL };
+	size_t nk;
+
+	if (!spec)
+		return -EAGAIN;
+	nk = spec_keys(spec, keys);
+	for (size_t i = 0, j = 0; i < s->n; i++) { /* keys mostly come in spec order: */
+		const struct lg_yflat_pair *kv = &s->kv[i];  /* look from the last one on */
+		size_t tried = 0;
+
+		for (; tried < nk + 2 && !same_word(keys[j], kv->key, kv->len); tried++)
+			j = j + 1 < nk + 2 ? j + 1 : 0;
+		if (tried == nk + 2 || v[j])
+			return -EAGAIN;
+		v[j] = kv->val;
+	}
+	return compile_args(c, spec, s->op->line + 1, s->op, v, nk);
+}
+
 static int step(struct lg_yctx *c, const struct lg_ynode *n)
 {
 	const struct lg_ynode *key, *val;
@@ -450,10 +510,8 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return compile_choose(c, line, val);
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
-	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
-		if (key->text[0] == op_specs[i].name[0] && !strcmp(key->text, op_specs[i].name))
-			return compile_op(c, &op_specs[i], line, key, val);
-	return unknown_op(c, key);
+	return find_spec(key->text) ? compile_op(c, find_spec(key->text), line, key, val)
+				    : unknown_op(c, key);
 }
 
 int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
@@ -464,7 +522,7 @@ int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what)
 		return lg_yfail(c, seq, "'%s' must be a list of steps, not %s", what,
 				lg_ykind_name(seq));
 	if (lg_yfast_is_lazy(seq)) /* a list not read yet: one step at a time */
-		return lg_yfast_steps(c, seq, step);
+		return lg_yfast_steps(c, seq, step, step_flat);
 	for (size_t i = 0; !rc && i < seq->n; i++)
 		rc = step(c, seq->items[i]);
 	return rc;

@@ -147,7 +147,7 @@ struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t
 }
 
 struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, const char *s,
-				size_t len, bool plain)
+				size_t len, bool plain, bool literal)
 {
 	struct lg_ynode *n = len < SIZE_MAX - sizeof(*n) ?
 		arena_get(c, sizeof(*n) + len + 1, _Alignof(struct lg_ynode)) : NULL;
@@ -158,7 +158,8 @@ struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, cons
 		memcpy(text, s, len);
 		text[len] = '\0';
 		*n = (struct lg_ynode){ .line = (uint32_t)line, .col = (uint32_t)col,
-					.kind = LG_YSCALAR, .plain = plain, .text = text };
+					.kind = LG_YSCALAR, .plain = plain, .literal = literal,
+					.text = text };
 	}
 	return n;
 }

@@ -183,6 +183,25 @@ static void test_lazy_same_ops(void **state)
 		"  - repeat: {count: \"${n}\", do: [{write: {file: f, size: \"${bs}\"}}]}\n"
 		"  - choose: [{weight: 2, do: [stat: a]}, {do: [{fsync: f}]}]\n  - close: f\n"
 		"  - pick: {var: k, count: 4, order: shuffle}\n  - stat: \"x${k}\"\n",
+		/* lines written again (replayed from the memo), keys in any order (read
+		 * flat), steps that make no op or several (never replayed) */
+		"params:\n  on: \"true\"\n  off: \"false\"\nrun:\n"
+		"  - create: {path: \"f${client}\", as: f, flags: [rdwr]}\n"
+		"  - write: {size: 4KiB, file: f, offset: 0, label: \"W\"}\n"
+		"  - write: {file: f, size: 4KiB, offset: 0, label: \"W\"}\n"
+		"  - write: {file: f, size: 4KiB, offset: 0, label: \"W\"}\n"
+		"  - read: {file: f, size: 100, offset: 7, expect: any}\n"
+		"  - read: {file: f, size: 100, offset: 7, expect: any}\n"
+		"  - {when: \"${off}\", stat: f}\n  - {when: \"${off}\", stat: f}\n"
+		"  - {when: \"${on}\", stat: f}\n  - {when: \"${on}\", stat: f}\n"
+		"  - close: {file: f}\n  - create: {path: \"f${client}\", as: f, flags: [rdwr]}\n"
+		"  - close: {file: f}\n  - create: {path: \"f${client}\", as: f, flags: [rdwr]}\n"
+		"  - close: {file: f}\n  - repeat: {count: 2, do: [{stat: a}]}\n"
+		"  - repeat: {count: 2, do: [{stat: a}]}\n  - pick: {var: k, count: 4}\n"
+		"  - pick: {var: k, count: 4}\n  - stat: \"x${k}\"\n  - stat: \"x${k}\"\n"
+		"  - read: {file: f, size: 100, offset: 7, expect: any}\n"
+		"cleanup:\n  - read: {file: f, size: 100, offset: 7, expect: any}\n"
+		"  - unlink: \"f${client}\"\n  - unlink: \"f${client}\"\n",
 	};
 
 	(void)state;
@@ -226,6 +245,16 @@ static void test_lazy_errors(void **state)
 		  "t.yaml:3:5: unknown op 'wirte'; did you mean 'write'?" },
 		/* a semantic error before a syntax error: libyaml reports the syntax error */
 		{ "run:\n  - wirte: a\n  - stat: [a\n", "t.yaml:4:1: " },
+		/* read flat: what the tree's way says of unknown and duplicate keys */
+		{ "run:\n  - create: {path: a, as: f}\n  - write: {file: f, sise: 4}\n",
+		  "t.yaml:3:22: unknown key 'sise' in write; did you mean 'size'?" },
+		{ "run:\n  - create: {path: a, as: f}\n  - write: {file: f, file: f, size: 1}\n",
+		  "t.yaml:3:22: duplicate key 'file' in write" },
+		/* a line written again is still an open of a slot that is open */
+		{ "run:\n  - create: {path: a, as: f}\n  - close: f\n  - create: {path: a, as: f}\n"
+		  "  - create: {path: a, as: f}\n",
+		  "t.yaml:5:27: file 'f' is opened again while still open: the open at line 4 is "
+		  "not closed" },
 		/* a step beyond the fast reader after many it took */
 		{ "run:\n  - stat: a\n  - stat: 'b'\n  - stat: c\n", NULL },
 	};
