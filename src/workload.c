@@ -132,12 +132,15 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* The bucket holding s, or the empty bucket where it would go. ix must not be empty. */
-static size_t index_find(const struct lg_intern_index *ix, char *const *v, const char *s)
+/* The bucket holding s (hash h), or the empty bucket where it would go. ix must not be
+ * empty. */
+static size_t index_find(const struct lg_intern_index *ix, char *const *v, const char *s,
+			 uint64_t h)
 {
-	size_t mask = ix->nbuckets - 1, b = (size_t)hash_str(s) & mask;
+	size_t mask = ix->nbuckets - 1, b = (size_t)(h >> 32) & mask;
 
-	while (ix->buckets[b] && strcmp(v[ix->buckets[b] - 1], s) != 0)
+	while (ix->buckets[b].entry && (ix->buckets[b].hash != (uint32_t)h ||
+					strcmp(v[ix->buckets[b].entry - 1], s) != 0))
 		b = (b + 1) & mask;
 	return b;
 }
@@ -155,8 +158,12 @@ static int index_grow(struct lg_intern_index *ix, char *const *v, size_t n)
 	nix.buckets = calloc(nix.nbuckets, sizeof(*nix.buckets));
 	if (!nix.buckets)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		nix.buckets[index_find(&nix, v, v[i])] = (uint32_t)i + 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h = hash_str(v[i]);
+
+		nix.buckets[index_find(&nix, v, v[i], h)] =
+			(struct lg_intern_bucket){ (uint32_t)i + 1, (uint32_t)h };
+	}
 	free(ix->buckets);
 	*ix = nix;
 	return 0;
@@ -167,6 +174,7 @@ static int index_grow(struct lg_intern_index *ix, char *const *v, size_t n)
 static int intern(char ***v, size_t *n, size_t *cap, struct lg_intern_index *ix,
 		  const char *s, uint32_t *index)
 {
+	uint64_t h = hash_str(s);
 	size_t b;
 	char *copy;
 
@@ -174,16 +182,16 @@ static int intern(char ***v, size_t *n, size_t *cap, struct lg_intern_index *ix,
 		return -ENOMEM;
 	if (index_grow(ix, *v, *n) || grow((void **)v, *n, cap, sizeof(char *)))
 		return -ENOMEM;
-	b = index_find(ix, *v, s);
-	if (ix->buckets[b]) {
-		*index = ix->buckets[b] - 1;
+	b = index_find(ix, *v, s, h);
+	if (ix->buckets[b].entry) {
+		*index = ix->buckets[b].entry - 1;
 		return 0;
 	}
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
 	(*v)[*n] = copy;
-	ix->buckets[b] = (uint32_t)*n + 1;
+	ix->buckets[b] = (struct lg_intern_bucket){ (uint32_t)*n + 1, (uint32_t)h };
 	*index = (uint32_t)(*n)++;
 	return 0;
 }
@@ -217,10 +225,10 @@ int lg_workload_find_slot(const struct lg_workload *wl, const char *name, uint32
 
 	if (!wl->slot_index.nbuckets)
 		return -ENOENT;
-	b = index_find(&wl->slot_index, wl->slots, name);
-	if (!wl->slot_index.buckets[b])
+	b = index_find(&wl->slot_index, wl->slots, name, hash_str(name));
+	if (!wl->slot_index.buckets[b].entry)
 		return -ENOENT;
-	*index = wl->slot_index.buckets[b] - 1;
+	*index = wl->slot_index.buckets[b].entry - 1;
 	return 0;
 }
 

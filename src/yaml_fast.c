@@ -18,47 +18,16 @@
  * instead, with its full syntax and its error messages. tests/test_yaml_fast.c checks
  * that both readers build identical trees.
  *
- * When loading, top-level lists are read lazily (lg_yfast_steps): only their extent is
- * found at first, and each step is read into a scratch arena just before it compiles,
+ * When loading, top-level lists are read lazily (lg_yfast_steps, yaml_fast_steps.c):
+ * only their extent is found at first, and each step is read just before it compiles,
  * then dropped, so half a million steps never make a tree of millions of nodes. A step
  * beyond the subset is then found late, in the middle of compiling: the loader starts
  * over with libyaml (as it does after any error, so that messages are libyaml's). */
-#include "yaml_priv.h"
+#include "yaml_fast.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FAST_MAX_FLOW_DEPTH 16 /* deeper flow nesting is left to libyaml */
-#define FAST_MAX_KEY 1000      /* longer keys: libyaml refuses "simple keys" past 1024 */
-
-/* Reader state. */
-struct fast {
-	struct lg_yctx *c;
-	const char *p, *end;     /* next character; end of the text */
-	const char *bol;         /* start of the current line */
-	size_t line;             /* 0-based line of p */
-	struct lg_ynode **kids;  /* children of collections being read (owned) */
-	size_t nkids, cap_kids;  /* used / allocated entries of kids */
-	bool lazy;               /* top-level lists are left to lg_yfast_steps */
-	size_t slen;             /* length of the text of the last scalar read */
-};
-
-static size_t col(const struct fast *f)
-{
-	return (size_t)(f->p - f->bol);
-}
-
-static int at(const struct fast *f, char ch)
-{
-	return f->p < f->end && *f->p == ch;
-}
-
-static void skip_spaces(struct fast *f)
-{
-	while (at(f, ' '))
-		f->p++;
-}
 
 /* push, when kids is full. */
 static int push_grow(struct fast *f, struct lg_ynode *n)
@@ -96,72 +65,22 @@ static int finish(struct fast *f, struct lg_ynode *n, size_t first)
 	return 0;
 }
 
-/* Character classes of the subset, one table lookup per character of a scalar (the
- * reader spends most of its time in scalars). */
-enum { FAST_PLAIN = 1, /* may be in a plain scalar: letters, digits, "_./~+-" */
-       FAST_QUOTED = 2, /* may be in a double-quoted one: printable ASCII but '"' and '\\' */
-       FAST_LITERAL = 4 /* FAST_QUOTED but '$': a scalar of these has nothing to expand */
-};
-
-/* Indexed by the character; 0 from 0x80 on (non-ASCII is left to libyaml). */
-static const unsigned char fast_class[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
-	6, 6, 0, 6, 2, 6, 6, 6, 6, 6, 6, 7, 6, 7, 7, 7, /* 0x20: '$' is 2 */
-	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, /* 0x30 */
-	6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, /* 0x40 */
-	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 0, 6, 6, 7, /* 0x50 */
-	6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, /* 0x60 */
-	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 7, 0, /* 0x70 */
-};
-
-/* The end of the run of characters of class cls from s (at most to end). */
-static const char *span(const char *s, const char *end, unsigned cls)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (end - s >= 4 && (fast_class[u[0]] & fast_class[u[1]] & fast_class[u[2]] &
-				fast_class[u[3]] & cls)) /* four at a time: scalars are long */
-		s += 4, u += 4;
-	while (s < end && (fast_class[(unsigned char)*s] & cls))
-		s++;
-	return s;
-}
-
-/* A scalar at p: plain or double-quoted (no escapes), on this line. */
+/* A scalar at p, as a node of the arena. */
 static int scalar(struct fast *f, struct lg_ynode **out)
 {
-	const char *s = f->p, *e;
-	struct lg_ynode *n;
-	bool plain = !at(f, '"'), literal = true;
+	size_t c0 = col(f);
+	const char *s, *e;
+	bool plain, literal;
+	int rc = scalar_at(f, &s, &e, &plain, &literal);
 
-	if (plain) {
-		if (at(f, '-') || f->p == f->end ||
-		    !(fast_class[(unsigned char)*f->p] & FAST_PLAIN))
-			return -EAGAIN;
-		e = span(s, f->end, FAST_PLAIN);
-	} else {
-		e = span(++s, f->end, FAST_LITERAL);
-		if (e < f->end && *e == '$') {
-			literal = false;
-			e = span(e, f->end, FAST_QUOTED);
-		}
-		if (e == f->end || *e != '"')
-			return -EAGAIN;
-	}
-	n = lg_yscalar_new(f->c, f->line, col(f), s, (size_t)(e - s), plain, literal);
-	if (!n)
-		return -ENOMEM;
-	f->slen = (size_t)(e - s);
-	f->p = plain ? e : e + 1;
-	*out = n;
-	return 0;
+	if (rc)
+		return rc;
+	*out = lg_yscalar_new(f->c, f->line, c0, s, (size_t)(e - s), plain, literal);
+	return *out ? 0 : -ENOMEM;
 }
 
-static int flow_value(struct fast *f, int depth, struct lg_ynode **out);
-
 /* After an entry of a flow collection: ", " and more, or the closing character. */
-static int flow_next(struct fast *f, char close, bool *more)
+int lg_yf_flow_next(struct fast *f, char close, bool *more)
 {
 	skip_spaces(f);
 	if (at(f, close)) {
@@ -196,7 +115,7 @@ static int single_pair(struct fast *f, int depth, struct lg_ynode **v)
 		return -ENOMEM;
 	rc = push(f, *v);
 	if (!rc)
-		rc = flow_value(f, depth + 1, &val);
+		rc = lg_yf_flow_value(f, depth + 1, &val);
 	if (!rc)
 		rc = push(f, val);
 	if (!rc)
@@ -234,18 +153,18 @@ static int flow_collection(struct fast *f, int depth, struct lg_ynode *n)
 			}
 		}
 		if (!rc)
-			rc = flow_value(f, depth + 1, &v);
+			rc = lg_yf_flow_value(f, depth + 1, &v);
 		if (!rc && n->kind == LG_YSEQ && v->kind == LG_YSCALAR && at(f, ':'))
 			rc = single_pair(f, depth, &v); /* [key: value] */
 		if (!rc)
 			rc = push(f, v);
 		if (!rc)
-			rc = flow_next(f, close, &more);
+			rc = lg_yf_flow_next(f, close, &more);
 	}
 	return rc ? rc : finish(f, n, first);
 }
 
-static int flow_value(struct fast *f, int depth, struct lg_ynode **out)
+int lg_yf_flow_value(struct fast *f, int depth, struct lg_ynode **out)
 {
 	enum lg_ynode_kind kind = at(f, '{') ? LG_YMAP : LG_YSEQ;
 
@@ -260,7 +179,7 @@ static int flow_value(struct fast *f, int depth, struct lg_ynode **out)
 }
 
 /* The rest of the line: spaces, maybe a comment after a space, then '\n' or the end. */
-static int line_end(struct fast *f)
+int lg_yf_line_end(struct fast *f)
 {
 	const char *s = f->p;
 
@@ -284,7 +203,7 @@ static int line_end(struct fast *f)
 
 /* From the start of a line, skip blank and comment lines; *indent gets the indentation
  * of the next line with content (p left at its first character), -1 at the end. */
-static int next_content(struct fast *f, long *indent)
+int lg_yf_next_content(struct fast *f, long *indent)
 {
 	for (;;) {
 		skip_spaces(f);
@@ -315,12 +234,12 @@ static int value(struct fast *f, struct lg_ynode *k)
 
 	if (f->p == f->end || *f->p == '#' || *f->p == '\n')
 		return -EAGAIN; /* a null or a nested block: libyaml */
-	rc = flow_value(f, 0, &v);
+	rc = lg_yf_flow_value(f, 0, &v);
 	if (!rc)
 		rc = push(f, k);
 	if (!rc)
 		rc = push(f, v);
-	return rc ? rc : line_end(f);
+	return rc ? rc : lg_yf_line_end(f);
 }
 
 /* ": VALUE" after key k (a scalar followed at once by ':'). */
@@ -335,17 +254,17 @@ static int pair(struct fast *f, struct lg_ynode *k)
 }
 
 /* One item of a block list, after "- ": a single-pair mapping or a flow value. */
-static int item(struct fast *f)
+int lg_yf_item(struct fast *f)
 {
 	size_t line = f->line, c0 = col(f), first = f->nkids;
 	struct lg_ynode *k, *m;
-	int rc = flow_value(f, 0, &k);
+	int rc = lg_yf_flow_value(f, 0, &k);
 
 	if (rc)
 		return rc;
 	if (k->kind != LG_YSCALAR || !at(f, ':')) {
 		rc = push(f, k);
-		return rc ? rc : line_end(f);
+		return rc ? rc : lg_yf_line_end(f);
 	}
 	m = lg_ynode_new(f->c, LG_YMAP, line, c0);
 	if (!m)
@@ -375,7 +294,7 @@ static int lazy_list(struct fast *f, long indent, struct lg_ynode **out)
 			f->line++;
 			f->bol = f->p;
 		}
-		rc = next_content(f, &ind);
+		rc = lg_yf_next_content(f, &ind);
 	}
 	if (!rc && (ind > 0 || (ind == 0 && at(f, '-'))))
 		rc = -EAGAIN;
@@ -385,119 +304,6 @@ static int lazy_list(struct fast *f, long indent, struct lg_ynode **out)
 bool lg_yfast_is_lazy(const struct lg_ynode *seq)
 {
 	return seq->kind == LG_YSEQ && seq->text;
-}
-
-/* "NAME: {KEY: VALUE, ...}" at p, to the end of its line, into s. -EAGAIN when the item
- * has another shape (or a quoted key, or more than LG_YFLAT_MAX pairs): the caller then
- * reads it again as a tree, which accepts or refuses it as usual. */
-static int flat_item(struct fast *f, struct lg_yflat *s)
-{
-	bool more = true;
-	int rc = scalar(f, &s->op);
-
-	if (rc || !at(f, ':') || f->p + 1 >= f->end || f->p[1] != ' ' || f->slen > FAST_MAX_KEY)
-		return rc ? rc : -EAGAIN;
-	f->p += 2;
-	skip_spaces(f);
-	if (!at(f, '{'))
-		return -EAGAIN;
-	f->p++;
-	skip_spaces(f);
-	for (s->n = 0; more; s->n++) {
-		struct lg_yflat_pair *kv = &s->kv[s->n];
-		const char *e = span(f->p, f->end, FAST_PLAIN);
-
-		if (s->n == LG_YFLAT_MAX || e == f->p || at(f, '-') || e + 1 >= f->end ||
-		    e[0] != ':' || e[1] != ' ' || e - f->p > FAST_MAX_KEY)
-			return -EAGAIN;
-		kv->key = f->p;
-		kv->len = (size_t)(e - f->p);
-		f->p = e + 2;
-		skip_spaces(f);
-		rc = flow_value(f, 1, &kv->val);
-		if (!rc)
-			rc = flow_next(f, '}', &more);
-		if (rc)
-			return rc;
-	}
-	return line_end(f);
-}
-
-/* The item at p read flat and compiled by flat, or (when either declines) read again as
- * a tree and compiled by step. */
-static int compile_item(struct fast *f, lg_ystep_fn step, lg_yflat_fn flat)
-{
-	const char *p = f->p, *bol = f->bol;
-	size_t line = f->line, nkids = f->nkids;
-	struct lg_yflat s;
-	int rc = flat_item(f, &s);
-
-	if (!rc)
-		rc = flat(f->c, &s);
-	if (rc != -EAGAIN)
-		return rc;
-	f->p = p; /* not kids: a flow value read may have grown it */
-	f->bol = bol;
-	f->line = line;
-	f->nkids = nkids;
-	lg_yarena_reset(&f->c->arena);
-	rc = item(f);
-	return rc ? rc : step(f->c, f->kids[--f->nkids]);
-}
-
-/* One item of a lazy list, at p: the op of an identical line replayed from memo m, or
- * the item compiled (and kept in m when it made one op). */
-static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yflat_fn flat)
-{
-	struct lg_yctx *c = f->c;
-	const char *eol = memchr(f->p, '\n', (size_t)(f->end - f->p));
-	size_t len = (size_t)((eol ? eol : f->end) - f->p), before = c->wl->nops[c->phase];
-	struct lg_ymemo_key key;
-	int rc;
-
-	lg_ymemo_key(f->p, len, &key);
-	rc = lg_ymemo_replay(c, m, &key, (uint32_t)f->line + 1);
-	if (rc) {
-		f->p += len;
-		return rc < 0 ? rc : line_end(f);
-	}
-	rc = compile_item(f, step, flat);
-	if (!rc && c->wl->nops[c->phase] == before + 1 &&
-	    c->wl->ops[c->phase][before].kind < LG_OP_LOOP)
-		lg_ymemo_add(m, &key, &c->wl->ops[c->phase][before]);
-	return rc;
-}
-
-int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn step,
-		   lg_yflat_fn flat)
-{
-	struct fast f = { .c = c, .p = seq->text, .end = c->text_end,
-			  .bol = seq->text - seq->col, .line = seq->line };
-	struct lg_yarena *tree = c->arena;
-	struct lg_ymemo *m = NULL;
-	long indent = seq->col, ind = indent;
-	int rc = lg_ymemo_create(c->phase, &m);
-
-	c->arena = c->scratch; /* each step's nodes, dropped once it is compiled */
-	while (!rc && ind == indent && at(&f, '-')) {
-		if (f.p + 1 >= f.end || f.p[1] != ' ') {
-			rc = -EAGAIN;
-			break;
-		}
-		f.p += 2;
-		skip_spaces(&f);
-		rc = lazy_item(&f, m, step, flat);
-		lg_yarena_reset(&c->arena);
-		if (!rc)
-			rc = next_content(&f, &ind);
-	}
-	if (!rc && (ind > 0 || (ind == 0 && at(&f, '-'))))
-		rc = -EAGAIN;
-	c->scratch = c->arena;
-	c->arena = tree;
-	lg_ymemo_destroy(m);
-	free(f.kids);
-	return rc == -ENOMEM ? lg_ynomem(c) : rc;
 }
 
 /* The block value of a top-level key, whose lines start at indent (> 0, or 0 for a list):
@@ -522,7 +328,7 @@ static int block(struct fast *f, long indent, struct lg_ynode **out)
 				return -EAGAIN;
 			f->p += 2;
 			skip_spaces(f);
-			rc = item(f);
+			rc = lg_yf_item(f);
 		} else {
 			struct lg_ynode *k;
 
@@ -531,7 +337,7 @@ static int block(struct fast *f, long indent, struct lg_ynode **out)
 				rc = pair(f, k);
 		}
 		if (!rc)
-			rc = next_content(f, &ind);
+			rc = lg_yf_next_content(f, &ind);
 		if (rc)
 			return rc;
 	}
@@ -545,10 +351,10 @@ static int key_block(struct fast *f, struct lg_ynode *k)
 {
 	struct lg_ynode *v;
 	long ind;
-	int rc = line_end(f);
+	int rc = lg_yf_line_end(f);
 
 	if (!rc)
-		rc = next_content(f, &ind);
+		rc = lg_yf_next_content(f, &ind);
 	if (!rc && ind < 0)
 		rc = -EAGAIN; /* "key:" at the end: a null, left to libyaml */
 	if (!rc)
@@ -563,7 +369,7 @@ static int top(struct fast *f, struct lg_ynode **root)
 {
 	size_t first = f->nkids;
 	long ind;
-	int rc = next_content(f, &ind);
+	int rc = lg_yf_next_content(f, &ind);
 
 	if (rc || ind != 0)
 		return -EAGAIN;
@@ -584,7 +390,7 @@ static int top(struct fast *f, struct lg_ynode **root)
 			return -EAGAIN; /* "key:value" */
 		rc = inline_value ? value(f, k) : key_block(f, k);
 		if (!rc)
-			rc = next_content(f, &ind);
+			rc = lg_yf_next_content(f, &ind);
 	}
 	if (!rc && ind != -1)
 		rc = -EAGAIN;

@@ -3,8 +3,10 @@
  *
  * The yaml_* files form a one-way chain, each calling only those before it:
  * yaml_tree (libyaml -> nodes) <- yaml_fast (the plain subset, read fast) <- yaml_reopen
- * <- yaml_scalar (values) <- yaml_vocab (word tables) <- yaml_pick (paths and file sets)
- * <- yaml_dbench <- yaml_steps (ops) <- yaml_load (this file). */
+ * <- yaml_memo (lines written again) <- yaml_fast_steps (lazy lists, step by step; it
+ * compiles through callbacks of yaml_steps) <- yaml_scalar (values) <- yaml_vocab (word
+ * tables) <- yaml_pick (paths and file sets) <- yaml_dbench <- yaml_steps (ops)
+ * <- yaml_load (this file). */
 #include "loadgen/yaml_load.h"
 
 #include <errno.h>
@@ -162,9 +164,9 @@ static int workload_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf,
 }
 
 /* Top-level keys, in the order of top_keys. */
-enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_SETUP, K_RUN, K_CLEANUP, K_COUNT };
+enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_LABELS, K_SETUP, K_RUN, K_CLEANUP, K_COUNT };
 static const char *const top_keys[K_COUNT + 1] = {
-	"name", "description", "params", "setup", "run", "cleanup", NULL,
+	"name", "description", "params", "labels", "setup", "run", "cleanup", NULL,
 };
 
 static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
@@ -174,8 +176,8 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 	int rc;
 
 	if (root->kind != LG_YMAP)
-		return lg_yfail(c, root, "the workload must be a mapping (name, params, setup, "
-				"run, cleanup), not %s", lg_ykind_name(root));
+		return lg_yfail(c, root, "the workload must be a mapping (name, params, labels, "
+				"setup, run, cleanup), not %s", lg_ykind_name(root));
 	rc = lg_ykeys(c, root, "the workload", top_keys, v);
 	if (rc)
 		return rc;
@@ -188,6 +190,8 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 		rc = declare_params(c, v[K_PARAMS]);
 	if (!rc)
 		rc = apply_overrides(c, v[K_PARAMS] ? v[K_PARAMS] : root, ov, nov);
+	if (!rc)
+		rc = lg_ylabels(c, v[K_LABELS]);
 	/* Phases compile in the order they run, so "used before it is opened" follows
 	 * execution order whatever order the keys are written in. */
 	if (!rc)

@@ -165,6 +165,7 @@ int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
  * done once per path instead of once per step. Direct-mapped: a collision replaces. */
 struct lg_ypath_memo {
 	char *text;     /* the scalar as written (owned), or NULL for an empty entry */
+	uint32_t hash;  /* its memo_hash: most misses end on it, without a strcmp */
 	uint32_t index; /* its path in wl->paths */
 };
 
@@ -187,8 +188,8 @@ void lg_ypath_memo_free(struct lg_yctx *c)
 	c->path_memo = NULL;
 }
 
-/* Remember that text compiles to path index (best effort: no memory, no memo). */
-static void memo_put(struct lg_ypath_memo *e, const char *text, uint32_t index)
+/* Remember that text (hash h) compiles to path index (best effort: no memory, no memo). */
+static void memo_put(struct lg_ypath_memo *e, const char *text, uint32_t h, uint32_t index)
 {
 	size_t len = strlen(text) + 1;
 	char *copy = e ? malloc(len) : NULL;
@@ -197,11 +198,13 @@ static void memo_put(struct lg_ypath_memo *e, const char *text, uint32_t index)
 		return;
 	free(e->text);
 	e->text = memcpy(copy, text, len);
+	e->hash = h;
 	e->index = index;
 }
 
-/* The memo entry of text (NULL without memory); *hit whether it holds text. */
-static struct lg_ypath_memo *memo_find(struct lg_yctx *c, const char *text, bool *hit)
+/* The memo entry of text (NULL without memory), its hash *h; *hit whether it holds text. */
+static struct lg_ypath_memo *memo_find(struct lg_yctx *c, const char *text, uint32_t *h,
+				       bool *hit)
 {
 	struct lg_ypath_memo *e;
 
@@ -209,8 +212,9 @@ static struct lg_ypath_memo *memo_find(struct lg_yctx *c, const char *text, bool
 		c->path_memo = calloc(LG_YPATH_MEMO, sizeof(*c->path_memo));
 	if (!c->path_memo)
 		return *hit = false, NULL;
-	e = &c->path_memo[memo_hash(text) & (LG_YPATH_MEMO - 1)];
-	*hit = e->text && !strcmp(e->text, text);
+	*h = memo_hash(text);
+	e = &c->path_memo[*h & (LG_YPATH_MEMO - 1)];
+	*hit = e->text && e->hash == *h && !strcmp(e->text, text);
 	return e;
 }
 
@@ -220,7 +224,8 @@ int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	const char *s, *why;
 	uint16_t v;
 	bool hit = false;
-	struct lg_ypath_memo *e = n->kind == LG_YSCALAR ? memo_find(c, n->text, &hit) : NULL;
+	uint32_t h = 0;
+	struct lg_ypath_memo *e = n->kind == LG_YSCALAR ? memo_find(c, n->text, &h, &hit) : NULL;
 	int rc;
 
 	if (hit) {
@@ -248,6 +253,6 @@ int lg_ypath(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		return lg_ypath_set(c, n, what, s, v, index);
 	if (lg_workload_path(c->wl, s, index))
 		return lg_ynomem(c);
-	memo_put(e, n->text, *index);
+	memo_put(e, n->text, h, *index);
 	return 0;
 }

@@ -2,6 +2,8 @@
  *   yaml_tree.c    libyaml events -> a small node tree (positions kept, aliases refused),
  *                  in an arena; errors
  *   yaml_fast.c    the same tree, faster, for the plain YAML loadgen import writes
+ *   yaml_fast_steps.c  its lazy lists, compiled step by step (flat steps, replays)
+ *   yaml_memo.c    the op of a step line written again
  *   yaml_load.c    lg_yaml_load: top level, parameters, scalar conversion, errors
  *   yaml_steps.c   steps -> lg_op arrays (the op table, repeat and choose)
  *   yaml_vocab.c   words of flags, advice and modes; "did you mean" lookups
@@ -69,6 +71,7 @@ struct lg_yparam {
 };
 
 #define LG_YLABEL_MEMO 32 /* entries of lg_yctx.labels */
+#define LG_YOPS_MAX 32    /* entries of yaml_steps.c's op table, at most */
 
 /* State of one load. */
 struct lg_yctx {
@@ -93,6 +96,8 @@ struct lg_yctx {
 					    LG_YPATH_MEMO; lg_ypath_memo_free) */
 	char last_slot[32];             /* name of the file slot found last ("": none) */
 	uint32_t last_slot_index;       /* its index in wl->slots */
+	const struct lg_ynode *label_of[LG_YOPS_MAX]; /* per op of yaml_steps.c's table:
+					   its label from the top-level 'labels', or NULL */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
 		char name[24];          /* the label ("": none; longer ones not kept) */
 		uint16_t type;          /* its index in wl->types */
@@ -156,6 +161,8 @@ bool lg_yfast_is_lazy(const struct lg_ynode *seq);
  * compiling it. */
 struct lg_yflat {
 	struct lg_ynode *op;         /* NAME, a scalar node (its position is the step's) */
+	struct lg_ynode nodes[LG_YFLAT_MAX + 1]; /* scalar values, then NAME */
+	char text[256];              /* the line, with the scalars' ends made NULs */
 	size_t n;                    /* pairs in kv */
 	struct lg_yflat_pair {
 		const char *key;     /* the key's text in the loaded text (not NUL-ended) */
@@ -274,6 +281,9 @@ void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, const struct
 
 /* --- steps (yaml_steps.c) --- */
 
+/* The top-level 'labels' (map, may be NULL): op name -> the label of its steps that
+ * have none, into c->label_of. 0 or -EINVAL. */
+int lg_ylabels(struct lg_yctx *c, const struct lg_ynode *map);
 /* Compile the sequence of steps seq (what names it in messages) into c->phase.
  * Returns 0, -EINVAL or -ENOMEM. */
 int lg_ysteps(struct lg_yctx *c, const struct lg_ynode *seq, const char *what);

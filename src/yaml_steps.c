@@ -222,7 +222,8 @@ static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t 
 	if (!rc && v[nk])
 		rc = lg_yexpect(c, v[nk], &op.expect);
 	if (!rc)
-		rc = lg_ylabel(c, v[nk + 1], key, spec->name, &op.type);
+		rc = lg_ylabel(c, v[nk + 1] ? v[nk + 1] : c->label_of[spec - op_specs], key,
+			       spec->name, &op.type);
 	return rc ? rc : add(c, &op, NULL);
 }
 
@@ -477,6 +478,33 @@ static int step_flat(struct lg_yctx *c, const struct lg_yflat *s)
 		v[j] = kv->val;
 	}
 	return compile_args(c, spec, s->op->line + 1, s->op, v, nk);
+}
+
+int lg_ylabels(struct lg_yctx *c, const struct lg_ynode *map)
+{
+	_Static_assert(sizeof(op_specs) / sizeof(op_specs[0]) <= LG_YOPS_MAX, "LG_YOPS_MAX");
+	if (!map || lg_yis_null(map))
+		return 0;
+	if (map->kind != LG_YMAP)
+		return lg_yfail(c, map, "'labels' must be a mapping of op: label, not %s",
+				lg_ykind_name(map));
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		const struct lg_ynode *k = map->items[i], *v = map->items[i + 1];
+		const struct op_spec *spec = find_spec(k->text);
+
+		if (!spec && (!strcmp(k->text, "repeat") || !strcmp(k->text, "choose") ||
+			      !strcmp(k->text, "pick")))
+			return lg_yfail(c, k, "'%s' is not an op and has no label", k->text);
+		if (!spec)
+			return unknown_op(c, k);
+		if (c->label_of[spec - op_specs])
+			return lg_yfail(c, k, "duplicate op '%s' in 'labels'", k->text);
+		if (v->kind != LG_YSCALAR)
+			return lg_yfail(c, v, "the label of '%s' must be a string, not %s",
+					k->text, lg_ykind_name(v));
+		c->label_of[spec - op_specs] = v;
+	}
+	return 0;
 }
 
 static int step(struct lg_yctx *c, const struct lg_ynode *n)

@@ -29,7 +29,12 @@ struct yw {
 	char *err;                 /* message buffer */
 	size_t errlen;
 	unsigned nargs;            /* arguments written so far in the current op */
+	/* per YAML op name (its kind, or CREATE): the label its steps are written without
+	 * (the top-level 'labels'), or NULL for the name itself */
+	const char *label_of[LG_OP_KIND_COUNT + 1];
 };
+
+#define CREATE LG_OP_KIND_COUNT /* index of "create" in yw.label_of */
 
 static int fail(struct yw *w, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -140,6 +145,64 @@ static const char *op_name(const struct lg_op *op)
 	if (op->kind == LG_OP_OPEN && (op->flags & O_CREAT))
 		return "create";
 	return lg_op_kind_name(op->kind);
+}
+
+/* The op's index in yw.label_of. */
+static size_t name_index(const struct lg_op *op)
+{
+	return op->kind == LG_OP_OPEN && (op->flags & O_CREAT) ? CREATE : op->kind;
+}
+
+/* Call fn on each op but control ops, with its name index. */
+static void each_op(const struct lg_workload *wl, void (*fn)(size_t k, uint16_t type,
+							    unsigned *votes, uint16_t *pick),
+		    unsigned *votes, uint16_t *pick)
+{
+	for (int p = 0; p < LG_PHASE_COUNT; p++)
+		for (size_t i = 0; i < wl->nops[p]; i++)
+			if (wl->ops[p][i].kind < LG_OP_LOOP && wl->ops[p][i].type < wl->ntypes)
+				fn(name_index(&wl->ops[p][i]), wl->ops[p][i].type, votes, pick);
+}
+
+/* A majority vote per name (Boyer-Moore: one candidate, no table of counts). */
+static void vote(size_t k, uint16_t type, unsigned *votes, uint16_t *pick)
+{
+	if (!votes[k])
+		pick[k] = type;
+	votes[k] = pick[k] == type ? votes[k] + 1 : votes[k] - 1;
+}
+
+/* Count the candidate's ops (votes[k]) and all ops (votes[CREATE + 1 + k]). */
+static void count(size_t k, uint16_t type, unsigned *votes, uint16_t *pick)
+{
+	votes[k] += pick[k] == type;
+	votes[CREATE + 1 + k]++;
+}
+
+/* The label that more than half of the steps of an op name have (two at least), when it
+ * is not the name: into w->label_of and the top-level 'labels', so that those steps are
+ * written without it. */
+static void emit_labels(struct yw *w)
+{
+	unsigned votes[2 * (CREATE + 1)] = { 0 };
+	uint16_t pick[CREATE + 1] = { 0 };
+	bool any = false;
+
+	each_op(w->wl, vote, votes, pick);
+	memset(votes, 0, sizeof(votes));
+	each_op(w->wl, count, votes, pick);
+	for (size_t k = 0; k <= CREATE; k++) {
+		const char *name = k == CREATE ? "create" : lg_op_kind_name((enum lg_op_kind)k);
+		const char *label = w->wl->types ? w->wl->types[pick[k]] : NULL;
+
+		if (votes[k] < 2 || votes[k] * 2 <= votes[CREATE + 1 + k] || !strcmp(label, name))
+			continue;
+		w->label_of[k] = label;
+		fprintf(w->f, "%s  %s: ", any ? "" : "labels:\n", name);
+		put_quoted(w->f, label);
+		putc('\n', w->f);
+		any = true;
+	}
 }
 
 static int open_args(struct yw *w, size_t i, const struct lg_op *op)
@@ -336,7 +399,7 @@ static int emit_op(struct yw *w, size_t i, int indent)
 		arg(w, "expect");
 		fputs(op->expect == LG_EXPECT_ANY ? "any" : lg_errno_name(op->expect), w->f);
 	}
-	if (strcmp(label, name) != 0)
+	if (strcmp(label, w->label_of[name_index(op)] ? w->label_of[name_index(op)] : name))
 		arg_str(w, "label", label);
 	fputs(w->nargs ? "}\n" : "{}\n", w->f);
 	return rc;
@@ -454,6 +517,7 @@ int lg_yaml_write(FILE *f, const struct lg_workload *wl, char *err, size_t errle
 	fputs("name: ", f);
 	put_quoted(f, wl->name ? wl->name : "workload");
 	putc('\n', f);
+	emit_labels(&w);
 	for (int p = 0; !rc && p < LG_PHASE_COUNT; p++) {
 		if (!wl->nops[p] && p != LG_PHASE_RUN)
 			continue;

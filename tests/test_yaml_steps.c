@@ -142,12 +142,57 @@ static void test_errors(void **state)
 			 -EINVAL);
 }
 
+/* Row name of op i of the run phase. */
+static const char *row(const struct lg_workload *wl, size_t i)
+{
+	return wl->types[OP(wl, i)->type];
+}
+
+/* The top-level 'labels': the label of each op's steps that name none. */
+static void test_labels(void **state)
+{
+	static const struct {
+		const char *yaml, *msg;
+	} bad[] = {
+		{ "labels: {wirte: W}\nrun: [stat: a]\n",
+		  "t.yaml:1:10: unknown op 'wirte'; did you mean 'write'?" },
+		{ "labels: {repeat: R}\nrun: [stat: a]\n",
+		  "t.yaml:1:10: 'repeat' is not an op and has no label" },
+		{ "labels: {stat: S, stat: T}\nrun: [stat: a]\n",
+		  "t.yaml:1:19: duplicate op 'stat' in 'labels'" },
+		{ "labels: {stat: [S]}\nrun: [stat: a]\n",
+		  "t.yaml:1:16: the label of 'stat' must be a string, not a sequence" },
+		{ "labels: [stat]\nrun: [stat: a]\n",
+		  "t.yaml:1:9: 'labels' must be a mapping of op: label, not a sequence" },
+		{ "labels: {stat: \"\"}\nrun: [stat: a]\n",
+		  "t.yaml:1:16: 'label' must have 1 to 64 characters" },
+	};
+	struct lg_workload *wl = load("params: {l: Lookup}\n"
+		"labels:\n  stat: \"${l}\"\n  create: Make\n"
+		"run:\n  - stat: a\n  - stat: {path: b, label: other}\n"
+		"  - create: {path: c, as: f}\n  - fstat: {file: f}\n  - open: {path: c, as: g}\n");
+
+	(void)state;
+	assert_string_equal(row(wl, 0), "Lookup");
+	assert_string_equal(row(wl, 1), "other");
+	assert_string_equal(row(wl, 2), "Make");
+	assert_string_equal(row(wl, 3), "fstat");
+	assert_string_equal(row(wl, 4), "open");
+	lg_workload_destroy(wl);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load_fails(bad[i].yaml), -EINVAL);
+		if (strncmp(err, bad[i].msg, strlen(bad[i].msg)) != 0)
+			fail_msg("case %zu: '%s', want '%s'", i, err, bad[i].msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_io_fields),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -191,17 +191,20 @@ static void test_dbench_round_trip(void **state)
 		fail_msg("%s", err);
 	round_trip(wl, "mini.txt");
 	yaml = write_text(wl);
-	/* dbench's labels are kept, and so are the expected statuses */
+	/* dbench's labels are kept: those most steps of an op have once, at the top, the
+	 * others on their steps; and so are the expected statuses */
+	assert_non_null(strstr(yaml, "\nlabels:\n  close: \"Close\"\n"));
+	assert_non_null(strstr(yaml, "\n  ntcreate: \"NTCreateX\"\n"));
 	assert_non_null(strstr(yaml, "  - ntcreate: {path: \"clients/client${client}/missing.txt\", "
-			      "expect: ENOENT, label: \"NTCreateX\"}\n"));
+			      "expect: ENOENT}\n"));
 	assert_non_null(strstr(yaml, "  - find: {path: \"clients/client${client}/*.JNK\", "
-			      "max: 1366, expect: ENOENT, label: \"Find\"}\n"));
+			      "max: 1366, expect: ENOENT}\n"));
+	assert_non_null(strstr(yaml, "  - fstat: {file: \"1002\", label: \"Qfileinfo\"}\n"));
 	assert_non_null(strstr(yaml, "  - repeat:\n      count: 3\n      do:\n"
-			      "        - statfs: {label: \"Qfsinfo\"}\n"));
+			      "        - statfs: {}\n"));
 	assert_non_null(strstr(yaml, "  - lock: {file: \"1002\", offset: 0, size: 100, "
 			      "label: \"LockX\"}\n"));
-	assert_non_null(strstr(yaml, "setup:\n  - mkdir: {path: \"clients\", expect: any, "
-			      "label: \"Mkdir\"}\n"));
+	assert_non_null(strstr(yaml, "setup:\n  - mkdir: {path: \"clients\", expect: any}\n"));
 	free(yaml);
 	lg_workload_destroy(wl);
 	free(text);
@@ -238,6 +241,34 @@ static void test_text(void **state)
 		"  - syncfs: {}\n"
 		"  - sync_file_range: {file: \"f\", flags: []}\n"
 		"  - fadvise: {file: \"f\", offset: 4096, advice: dontneed}\n";
+	struct lg_workload *wl = load_yaml("t.yaml", in);
+	char *text = write_text(wl);
+
+	(void)state;
+	assert_string_equal(text, out);
+	round_trip(wl, "t.yaml");
+	free(text);
+	lg_workload_destroy(wl);
+}
+
+/* A label more than half of an op's steps have (two at least) goes under 'labels:';
+ * the steps with another one, their op's name included, keep theirs. */
+static void test_labels(void **state)
+{
+	static const char *const in =
+		"run:\n  - stat: {path: a, label: Q}\n  - stat: {path: b, label: Q}\n"
+		"  - stat: c\n  - create: {path: c, as: f}\n  - fstat: {file: f, label: F}\n"
+		"  - fstat: {file: f, label: F}\n  - write: {file: f, size: 1, label: W}\n"
+		"  - write: {file: f, size: 1, label: V}\n";
+	static const char *const out =
+		"# Written by loadgen from t.yaml.\n"
+		"name: \"t\"\n"
+		"labels:\n  stat: \"Q\"\n  fstat: \"F\"\n"
+		"run:\n  - stat: {path: \"a\"}\n  - stat: {path: \"b\"}\n"
+		"  - stat: {path: \"c\", label: \"stat\"}\n  - create: {path: \"c\", as: \"f\"}\n"
+		"  - fstat: {file: \"f\"}\n  - fstat: {file: \"f\"}\n"
+		"  - write: {file: \"f\", size: 1, label: \"W\"}\n"
+		"  - write: {file: \"f\", size: 1, label: \"V\"}\n";
 	struct lg_workload *wl = load_yaml("t.yaml", in);
 	char *text = write_text(wl);
 
@@ -341,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_workloads),
 		cmocka_unit_test(test_dbench_round_trip),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_errors),
 	};

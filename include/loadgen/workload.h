@@ -166,7 +166,10 @@ struct lg_param {
 /* Hash index of one of the workload's string tables, so interning is O(1): open
  * addressing with linear probing. Internal to workload.c. */
 struct lg_intern_index {
-	uint32_t *buckets; /* entry index + 1, or 0 for an empty bucket (owned) */
+	struct lg_intern_bucket {
+		uint32_t entry; /* entry index + 1, or 0 for an empty bucket */
+		uint32_t hash;  /* low half of its string's hash: most probes end on it */
+	} *buckets;         /* (owned) */
 	size_t nbuckets;   /* 0, or a power of two at least twice the entries */
 };
 

@@ -121,8 +121,9 @@ p = import_to(MINI, yaml_out)
 check(p.returncode == 0 and p.stderr == "", f"import mini.txt: exit 0 ({p.stderr})")
 with open(yaml_out) as f:
     text = f.read()
-check('label: "NTCreateX"' in text and "expect: ENOENT" in text,
-      "imported YAML keeps labels and expected statuses")
+check('\nlabels:\n' in text and '\n  ntcreate: "NTCreateX"\n' in text
+      and 'label: "Qfileinfo"' in text and "expect: ENOENT" in text,
+      "imported YAML keeps labels (common ones under 'labels:') and expected statuses")
 p = subprocess.run([LOADGEN, "import", MINI], capture_output=True, text=True)
 check(p.returncode == 0 and p.stdout == text, "import without -o writes the same to stdout")
 p = subprocess.run([LOADGEN, "import", MINI, "-o", "-"], capture_output=True, text=True)
