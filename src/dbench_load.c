@@ -462,8 +462,12 @@ int lg_dbench_load(const char *fname, const char *text, size_t len, unsigned cli
 	base = base ? base + 1 : fname;
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), *base ? base : "dbench");
 	rc = add_setup(&c);
+	/* about an op per line; lines of client.txt are 57 bytes on average */
+	lg_workload_reserve(c.wl, LG_PHASE_RUN, len / 40);
 	if (!rc)
 		rc = compile_text(&c, text ? text : "", text ? len : 0);
+	if (!rc)
+		lg_workload_trim(c.wl);
 	if (!rc && lg_workload_set_source(c.wl, name[0] ? name : "dbench", fname,
 					  text ? text : "", text ? len : 0))
 		rc = nomem(&c);

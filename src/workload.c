@@ -110,6 +110,34 @@ int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct
 	return 0;
 }
 
+void lg_workload_reserve(struct lg_workload *wl, enum lg_phase phase, size_t n)
+{
+	void *v;
+
+	if (n <= wl->cap_ops[phase] || n > SIZE_MAX / sizeof(struct lg_op))
+		return;
+	v = realloc(wl->ops[phase], n * sizeof(struct lg_op));
+	if (v) {
+		wl->ops[phase] = v;
+		wl->cap_ops[phase] = n;
+	}
+}
+
+void lg_workload_trim(struct lg_workload *wl)
+{
+	for (int p = 0; p < LG_PHASE_COUNT; p++) {
+		void *v;
+
+		if (!wl->nops[p] || wl->cap_ops[p] == wl->nops[p])
+			continue;
+		v = realloc(wl->ops[p], wl->nops[p] * sizeof(struct lg_op));
+		if (v) { /* else the bigger block stays: no harm */
+			wl->ops[p] = v;
+			wl->cap_ops[p] = wl->nops[p];
+		}
+	}
+}
+
 int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,
 			uint32_t *index)
 {

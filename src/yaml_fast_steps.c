@@ -131,6 +131,9 @@ int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn st
 	long indent = seq->col, ind = indent;
 	int rc = lg_ymemo_create(c->phase, &m);
 
+	/* an op per line at most; lines of an imported client.txt are 62 bytes on average */
+	lg_workload_reserve(c->wl, c->phase, c->wl->nops[c->phase] +
+			    (size_t)(c->text_end - seq->text) / 48);
 	c->arena = c->scratch; /* each step's nodes, dropped once it is compiled */
 	while (!rc && ind == indent && at(&f, '-')) {
 		if (f.p + 1 >= f.end || f.p[1] != ' ') {

@@ -264,6 +264,8 @@ static int load(const char *fname, const char *text, size_t len,
 	*fast = c.fast_read;
 	if (!rc)
 		rc = compile_root(&c, root, overrides, noverrides, name, sizeof(name));
+	if (!rc)
+		lg_workload_trim(c.wl);
 	if (!rc && lg_workload_set_source(c.wl, name, fname, text ? text : "", len))
 		rc = lg_ynomem(&c);
 	if (!rc && params)

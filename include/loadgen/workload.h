@@ -213,6 +213,12 @@ void lg_workload_destroy(struct lg_workload *wl);
  * Returns 0 or -ENOMEM. */
 int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct lg_op *op,
 		       uint32_t *index);
+/* Make room for n ops in phase at once (a loader that can tell how many are coming:
+ * half a million ops grown by doubling are copied and faulted in again and again).
+ * Best effort: without memory, ops grow as they come. */
+void lg_workload_reserve(struct lg_workload *wl, enum lg_phase phase, size_t n);
+/* Give back the room reserved but not used. */
+void lg_workload_trim(struct lg_workload *wl);
 /* Append an alternative; *index gets its position in wl->alts. 0 or -ENOMEM. */
 int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,
 			uint32_t *index);
