@@ -68,14 +68,13 @@ static int finish(struct fast *f, struct lg_ynode *n, size_t first)
 /* A scalar at p, as a node of the arena. */
 static int scalar(struct fast *f, struct lg_ynode **out)
 {
-	size_t c0 = col(f);
+	struct lg_ynode n;
 	const char *s, *e;
-	bool plain, literal;
-	int rc = scalar_at(f, &s, &e, &plain, &literal);
+	int rc = scalar_at(f, &s, &e, &n);
 
 	if (rc)
 		return rc;
-	*out = lg_yscalar_new(f->c, f->line, c0, s, (size_t)(e - s), plain, literal);
+	*out = lg_yscalar_new(f->c, n.line, n.col, s, (size_t)(e - s), n.plain, n.literal);
 	return *out ? 0 : -ENOMEM;
 }
 

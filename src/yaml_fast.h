@@ -73,14 +73,15 @@ static inline const char *span(const char *s, const char *end, unsigned cls)
 }
 
 /* The scalar at p, plain or double-quoted (no escapes), on this line: its text from *s
- * to *e, whether it is plain and free of '$'. p moves past it. 0 or -EAGAIN. */
-static inline int scalar_at(struct fast *f, const char **s, const char **e, bool *plain,
-		     bool *literal)
+ * to *e, and a scalar node in *n but for the text (position, plain, free of '$'). p moves
+ * past it. 0 or -EAGAIN. */
+static inline int scalar_at(struct fast *f, const char **s, const char **e,
+			    struct lg_ynode *n)
 {
+	*n = (struct lg_ynode){ .line = (uint32_t)f->line, .col = (uint32_t)col(f),
+				.kind = LG_YSCALAR, .plain = !at(f, '"'), .literal = true };
 	*s = f->p;
-	*plain = !at(f, '"');
-	*literal = true;
-	if (*plain) {
+	if (n->plain) {
 		if (at(f, '-') || f->p == f->end ||
 		    !(fast_class[(unsigned char)*f->p] & FAST_PLAIN))
 			return -EAGAIN;
@@ -88,17 +89,16 @@ static inline int scalar_at(struct fast *f, const char **s, const char **e, bool
 	} else {
 		*e = span(++*s, f->end, FAST_LITERAL);
 		if (*e < f->end && **e == '$') {
-			*literal = false;
+			n->literal = false;
 			*e = span(*e, f->end, FAST_QUOTED);
 		}
 		if (*e == f->end || **e != '"')
 			return -EAGAIN;
 	}
 	f->slen = (size_t)(*e - *s);
-	f->p = *plain ? *e : *e + 1;
+	f->p = n->plain ? *e : *e + 1;
 	return 0;
 }
-
 
 /* The value at p: a scalar, or a flow mapping or sequence nested depth deep. */
 int lg_yf_flow_value(struct fast *f, int depth, struct lg_ynode **out);

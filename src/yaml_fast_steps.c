@@ -15,17 +15,13 @@
  * text is in that copy. */
 static int flat_scalar(struct fast *f, const char *base, char *text, struct lg_ynode *n)
 {
-	size_t c0 = col(f);
 	const char *s, *e;
-	bool plain, literal;
-	int rc = scalar_at(f, &s, &e, &plain, &literal);
+	int rc = scalar_at(f, &s, &e, n);
 
 	if (rc)
 		return rc;
 	text[e - base] = '\0';
-	*n = (struct lg_ynode){ .line = (uint32_t)f->line, .col = (uint32_t)c0,
-				.kind = LG_YSCALAR, .plain = plain, .literal = literal,
-				.text = text + (s - base) };
+	n->text = text + (s - base);
 	return 0;
 }
 

@@ -210,6 +210,18 @@ static void test_dbench_round_trip(void **state)
 	free(text);
 }
 
+/* Workload in (t.yaml) is written as out, and out loads to the same workload. */
+static void written_as(const char *in, const char *out)
+{
+	struct lg_workload *wl = load_yaml("t.yaml", in);
+	char *text = write_text(wl);
+
+	assert_string_equal(text, out);
+	round_trip(wl, "t.yaml");
+	free(text);
+	lg_workload_destroy(wl);
+}
+
 static void test_text(void **state)
 {
 	static const char *const in =
@@ -241,14 +253,9 @@ static void test_text(void **state)
 		"  - syncfs: {}\n"
 		"  - sync_file_range: {file: \"f\", flags: []}\n"
 		"  - fadvise: {file: \"f\", offset: 4096, advice: dontneed}\n";
-	struct lg_workload *wl = load_yaml("t.yaml", in);
-	char *text = write_text(wl);
 
 	(void)state;
-	assert_string_equal(text, out);
-	round_trip(wl, "t.yaml");
-	free(text);
-	lg_workload_destroy(wl);
+	written_as(in, out);
 }
 
 /* A label more than half of an op's steps have (two at least) goes under 'labels:';
@@ -269,14 +276,9 @@ static void test_labels(void **state)
 		"  - fstat: {file: \"f\"}\n  - fstat: {file: \"f\"}\n"
 		"  - write: {file: \"f\", size: 1, label: \"W\"}\n"
 		"  - write: {file: \"f\", size: 1, label: \"V\"}\n";
-	struct lg_workload *wl = load_yaml("t.yaml", in);
-	char *text = write_text(wl);
 
 	(void)state;
-	assert_string_equal(text, out);
-	round_trip(wl, "t.yaml");
-	free(text);
-	lg_workload_destroy(wl);
+	written_as(in, out);
 }
 
 /* pick steps and ${var} paths are written back as they were given. */
