@@ -139,12 +139,46 @@ static void test_prefixes(void **state)
 	}
 }
 
+/* text compiled through the lazy fast path equals text compiled by libyaml: "%YAML
+ * 1.1" + "---" in front sends it there, moving every line down by 2. */
+static void same_ops(const char *text, size_t t)
+{
+	struct lg_workload *a = NULL, *b = NULL;
+	char *slow = NULL;
+
+	assert_true(asprintf(&slow, "%%YAML 1.1\n---\n%s", text) > 0);
+	if (lg_yaml_load("t.yaml", text, strlen(text), NULL, 0, 2, &a, err, sizeof(err)) ||
+	    lg_yaml_load("t.yaml", slow, strlen(slow), NULL, 0, 2, &b, err, sizeof(err)))
+		fail_msg("text %zu: %s", t, err);
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++) {
+		assert_int_equal(a->nops[ph], b->nops[ph]);
+		for (size_t i = 0; i < a->nops[ph]; i++) {
+			struct lg_op x = a->ops[ph][i], y = b->ops[ph][i];
+
+			y.line -= 2;
+			if (memcmp(&x, &y, sizeof(x)) != 0)
+				fail_msg("text %zu phase %d op %zu differs", t, ph, i);
+		}
+	}
+	assert_int_equal(a->npaths, b->npaths);
+	for (size_t i = 0; i < a->npaths; i++)
+		assert_string_equal(a->paths[i], b->paths[i]);
+	assert_int_equal(a->nslots, b->nslots);
+	assert_int_equal(a->ntypes, b->ntypes);
+	for (size_t i = 0; i < a->ntypes; i++)
+		assert_string_equal(a->types[i], b->types[i]);
+	lg_workload_destroy(a);
+	lg_workload_destroy(b);
+	free(slow);
+}
+
 #ifdef LG_SOURCE_DIR
 /* A shipped workload: the same tree when the fast reader takes it. */
 static void test_shipped(void **state)
 {
 	static const char *const files[] = { "loadfiles/netbench.yaml", "tests/data/yaml/"
-					     "all_ops.yaml", "tests/data/yaml/control.yaml" };
+					     "all_ops.yaml", "tests/data/yaml/control.yaml",
+					     "tests/data/yaml/imported.yaml" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -163,13 +197,13 @@ static void test_shipped(void **state)
 		assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
 		fclose(f);
 		same_tree(text);
+		same_ops(text, i);
 		free(text);
 	}
 }
 #endif
 
-/* Workloads compiled through the lazy fast path must equal the same text compiled by
- * libyaml: "%YAML 1.1" + "---" in front sends it there, moving every line down by 2. */
+/* Workloads compiled through the lazy fast path equal the same compiled by libyaml. */
 static void test_lazy_same_ops(void **state)
 {
 	static const char *const texts[] = {
@@ -205,34 +239,8 @@ static void test_lazy_same_ops(void **state)
 	};
 
 	(void)state;
-	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
-		struct lg_workload *a = NULL, *b = NULL;
-		char *slow = NULL;
-
-		assert_true(asprintf(&slow, "%%YAML 1.1\n---\n%s", texts[t]) > 0);
-		if (lg_yaml_load("t.yaml", texts[t], strlen(texts[t]), NULL, 0, 2, &a, err,
-				 sizeof(err)) ||
-		    lg_yaml_load("t.yaml", slow, strlen(slow), NULL, 0, 2, &b, err, sizeof(err)))
-			fail_msg("text %zu: %s", t, err);
-		for (int ph = 0; ph < LG_PHASE_COUNT; ph++) {
-			assert_int_equal(a->nops[ph], b->nops[ph]);
-			for (size_t i = 0; i < a->nops[ph]; i++) {
-				struct lg_op x = a->ops[ph][i], y = b->ops[ph][i];
-
-				y.line -= 2;
-				if (memcmp(&x, &y, sizeof(x)) != 0)
-					fail_msg("text %zu phase %d op %zu differs", t, ph, i);
-			}
-		}
-		assert_int_equal(a->npaths, b->npaths);
-		for (size_t i = 0; i < a->npaths; i++)
-			assert_string_equal(a->paths[i], b->paths[i]);
-		assert_int_equal(a->nslots, b->nslots);
-		assert_int_equal(a->ntypes, b->ntypes);
-		lg_workload_destroy(a);
-		lg_workload_destroy(b);
-		free(slow);
-	}
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+		same_ops(texts[t], t);
 }
 
 /* An error in a step read lazily is the error libyaml's reading gives. */
