@@ -40,6 +40,7 @@ static int flat_item(struct fast *f, size_t len, struct lg_yflat *s)
 	memcpy(s->text, base, len); /* scalars are NUL-ended in this copy: no copy each */
 	rc = flat_scalar(f, base, s->text, op);
 	s->op = op;
+	s->op_len = f->slen;
 	if (rc || !at(f, ':') || f->p + 1 >= f->end || f->p[1] != ' ' || f->slen > FAST_MAX_KEY)
 		return rc ? rc : -EAGAIN;
 	f->p += 2;

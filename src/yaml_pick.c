@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #define MAX_VAR_NAME 64 /* bytes in a variable name, as for a label */
 #define MAX_PATH_TEMPLATE 2048 /* leaves room in PATH_MAX for client ids and the run dir */
 #define LG_YPATH_MEMO 4096     /* entries of the memo of compiled paths (a power of 2) */
@@ -171,11 +173,7 @@ struct lg_ypath_memo {
 
 static uint32_t memo_hash(const char *s)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return (uint32_t)XXH3_64bits(s, strlen(s)); /* paths are long: not a byte a step */
 }
 
 void lg_ypath_memo_free(struct lg_yctx *c)

@@ -98,6 +98,8 @@ struct lg_yctx {
 	uint32_t last_slot_index;       /* its index in wl->slots */
 	const struct lg_ynode *label_of[LG_YOPS_MAX]; /* per op of yaml_steps.c's table:
 					   its label from the top-level 'labels', or NULL */
+	uint32_t default_type[LG_YOPS_MAX]; /* per op: the type of its steps without a
+					   label, + 1 (0: not looked up yet) */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
 		char name[24];          /* the label ("": none; longer ones not kept) */
 		uint16_t type;          /* its index in wl->types */
@@ -161,6 +163,7 @@ bool lg_yfast_is_lazy(const struct lg_ynode *seq);
  * compiling it. */
 struct lg_yflat {
 	struct lg_ynode *op;         /* NAME, a scalar node (its position is the step's) */
+	size_t op_len;               /* bytes of NAME */
 	struct lg_ynode nodes[LG_YFLAT_MAX + 1]; /* scalar values, then NAME */
 	char text[256];              /* the line, with the scalars' ends made NULs */
 	size_t n;                    /* pairs in kv */

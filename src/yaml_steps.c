@@ -207,6 +207,27 @@ static size_t spec_keys(const struct op_spec *spec, const char **keys)
 	return nk;
 }
 
+/* The stats row of a step of spec named by key: its label n, else its op's from the
+ * top-level 'labels', else the op's name. The last two never change during a load, so
+ * each is looked up once. */
+static int op_label(struct lg_yctx *c, const struct op_spec *spec, const struct lg_ynode *n,
+		    const struct lg_ynode *key, uint16_t *type)
+{
+	size_t i = (size_t)(spec - op_specs);
+	int rc;
+
+	if (n)
+		return lg_ylabel(c, n, key, spec->name, type);
+	if (c->default_type[i]) {
+		*type = (uint16_t)(c->default_type[i] - 1);
+		return 0;
+	}
+	rc = lg_ylabel(c, c->label_of[i], key, spec->name, type);
+	if (!rc)
+		c->default_type[i] = (uint32_t)*type + 1;
+	return rc;
+}
+
 /* The op of the step named by key, from its arguments v (as spec_keys orders them). */
 static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
 			const struct lg_ynode *key, const struct lg_ynode *const *v, size_t nk)
@@ -222,8 +243,7 @@ static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t 
 	if (!rc && v[nk])
 		rc = lg_yexpect(c, v[nk], &op.expect);
 	if (!rc)
-		rc = lg_ylabel(c, v[nk + 1] ? v[nk + 1] : c->label_of[spec - op_specs], key,
-			       spec->name, &op.type);
+		rc = op_label(c, spec, v[nk + 1], key, &op.type);
 	return rc ? rc : add(c, &op, NULL);
 }
 
@@ -435,15 +455,6 @@ static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 			key->text);
 }
 
-/* The spec of op name, or NULL (repeat, choose, pick, or unknown). */
-static const struct op_spec *find_spec(const char *name)
-{
-	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
-		if (name[0] == op_specs[i].name[0] && !strcmp(name, op_specs[i].name))
-			return &op_specs[i];
-	return NULL;
-}
-
 /* Whether NUL-terminated word is the len bytes at s (keys are a few bytes: no call). */
 static bool same_word(const char *word, const char *s, size_t len)
 {
@@ -454,12 +465,26 @@ static bool same_word(const char *word, const char *s, size_t len)
 	return i == len && word[i] == '\0';
 }
 
+/* The spec of op name (len bytes), or NULL (repeat, choose, pick, or unknown). */
+static const struct op_spec *find_spec_len(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
+		if (name[0] == op_specs[i].name[0] && same_word(op_specs[i].name, name, len))
+			return &op_specs[i];
+	return NULL;
+}
+
+static const struct op_spec *find_spec(const char *name)
+{
+	return find_spec_len(name, strlen(name));
+}
+
 /* A step read flat (lg_yflat): its keys are matched here, without a tree. Anything the
  * tree's way would refuse or treat apart (an unknown or duplicate key, repeat, choose,
  * pick, an unknown op) is declined with -EAGAIN before anything is compiled. */
 static int step_flat(struct lg_yctx *c, const struct lg_yflat *s)
 {
-	const struct op_spec *spec = find_spec(s->op->text);
+	const struct op_spec *spec = find_spec_len(s->op->text, s->op_len);
 	const char *keys[MAX_KEYS + 3];
 	const struct lg_ynode *v[MAX_KEYS + 3] = { NULL };
 	size_t nk;
