@@ -12,6 +12,7 @@
 
 #include "dirscan.h"
 #include "ops_dbench.h"
+#include "sysnc.h"
 
 typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		       uint64_t *bytes);
@@ -32,9 +33,9 @@ static int do_open(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	(void)call;
 	(void)bytes;
 	if (c->fds[op->slot] >= 0) /* still open: lg_op_exec counts it as an error */
-		close(c->fds[op->slot]);
-	c->fds[op->slot] = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
-				  op->flags | O_CLOEXEC, 0644);
+		lg_sys_close(c->fds[op->slot]);
+	c->fds[op->slot] = lg_sys_openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
+					 op->flags | O_CLOEXEC, 0644);
 	c->pos[op->slot] = 0;
 	c->last[op->slot] = 0;
 	if (c->verify) /* decide once here whether reads of this file are checked */
@@ -51,7 +52,7 @@ static int do_close(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	(void)call;
 	(void)bytes;
 	c->fds[op->slot] = -1;
-	return result(close(fd));
+	return result(lg_sys_close(fd));
 }
 
 /* Where call number `call` of a read/write/sync_file_range/fadvise starts; *seek_end is
@@ -108,9 +109,9 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 			*off = (uint64_t)end;
 		}
 		lg_verify_fill(c->buf, op->size, *off, &tag);
-		return pwrite(fd, c->buf, op->size, (off_t)*off);
+		return lg_sys_pwrite(fd, c->buf, op->size, (off_t)*off);
 	}
-	n = pread(fd, c->buf, op->size, (off_t)*off);
+	n = lg_sys_pread(fd, c->buf, op->size, (off_t)*off);
 	if (n > 0 && bound && vs->check) {
 		lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);
 		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], &r);
@@ -138,14 +139,14 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
 	else
-		n = wr ? pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
-			 pread(fd, c->buf, op->size, (off_t)off);
+		n = wr ? lg_sys_pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
+			 lg_sys_pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;
 	*bytes = (uint64_t)n;
 	c->last[op->slot] = off;
 	c->pos[op->slot] = off + (uint64_t)n;
-	return wr && c->sh->fsync_writes ? result(fsync(fd)) : 0;
+	return wr && c->sh->fsync_writes ? result(lg_sys_fsync(fd)) : 0;
 }
 
 static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -153,7 +154,8 @@ static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	return result(op->kind == LG_OP_FSYNC ? fsync(fd_of(c, op)) : fdatasync(fd_of(c, op)));
+	return result(op->kind == LG_OP_FSYNC ? lg_sys_fsync(fd_of(c, op))
+					      : lg_sys_fdatasync(fd_of(c, op)));
 }
 
 static int do_unlink(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -224,7 +226,7 @@ static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call
 	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &name, &type)) > 0)
 		;
-	close(fd);
+	lg_sys_close(fd);
 	return -rc;
 }
 
@@ -280,12 +282,13 @@ int lg_op_sync_parent(struct lg_client *c, uint32_t path)
 	int fd, rc;
 
 	if (!dir)
-		return result(fsync(c->sh->dirfd));
-	fd = openat(c->sh->dirfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return result(lg_sys_fsync(c->sh->dirfd));
+	fd = lg_sys_openat(c->sh->dirfd, dir,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno;
-	rc = result(fsync(fd));
-	close(fd);
+	rc = result(lg_sys_fsync(fd));
+	lg_sys_close(fd);
 	return rc;
 }
 

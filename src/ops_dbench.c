@@ -21,7 +21,6 @@
 #include "ops_dbench.h"
 #include "loadgen/clock.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -29,12 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "dirscan.h"
+#include "sysnc.h"
 
 static int result(long rc)
 {
@@ -72,6 +71,27 @@ static const char *split(const char *path, char *dir, size_t len)
 	return slash + 1;
 }
 
+/* ASCII lower case: tolower's result in the C locale loadgen runs in (it never calls
+ * setlocale), without a call and a table lookup per character. */
+static inline unsigned char fold(unsigned char ch)
+{
+	return (unsigned)(ch - 'A') < 26u ? (unsigned char)(ch | 0x20) : ch;
+}
+
+/* Whether a and b are the same name ignoring ASCII case: strcasecmp(a, b) == 0 in the
+ * C locale, inline, for the dozen entries of a directory each failed lookup compares. */
+static bool same_nocase(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = fold((unsigned char)*a);
+
+		if (x != fold((unsigned char)*b))
+			return false;
+		if (!x)
+			return true;
+	}
+}
+
 /* Whether directory dir (relative to the run directory) has an entry named name in
  * any case: opendir's calls, then getdents64 until a match or the end. 0 with *found
  * set, or an errno (of the open: the caller keeps its own). */
@@ -91,11 +111,11 @@ static int find_name(struct lg_client *c, const char *dir, const char *name, boo
 		return -fd;
 	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0)
-		if (!strcasecmp(entry, name)) {
+		if (same_nocase(entry, name)) {
 			*found = true;
 			break;
 		}
-	close(fd);
+	lg_sys_close(fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -127,11 +147,11 @@ static int resolve(struct lg_client *c, const char *path)
 static void bind_slot(struct lg_client *c, const struct lg_op *op, int fd)
 {
 	if (op->slot == LG_NO_SLOT) {
-		close(fd);
+		lg_sys_close(fd);
 		return;
 	}
 	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
-		close(c->fds[op->slot]);
+		lg_sys_close(c->fds[op->slot]);
 	c->fds[op->slot] = fd;
 	c->pos[op->slot] = 0;
 	c->last[op->slot] = 0;
@@ -156,9 +176,9 @@ int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		(void)mkdirat(dirfd, path, 0700);
 		flags &= ~O_CREAT;
 	}
-	fd = openat(dirfd, path, flags | O_CLOEXEC, 0600);
+	fd = lg_sys_openat(dirfd, path, flags | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EISDIR) /* SMB opens a directory without being told */
-		fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = lg_sys_openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno;
 	rc = result(fstat(fd, &st));
@@ -194,7 +214,7 @@ static int deltree_at(struct lg_client *c, int parent, const char *name, unsigne
 		else
 			(void)unlinkat(fd, entry, 0);
 	}
-	close(fd);
+	lg_sys_close(fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -239,23 +259,21 @@ int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 }
 
 /* Whether name matches pattern ignoring ASCII case: '*', '?' and '\\' escapes, as
- * fnmatch(3) with FNM_CASEFOLD treats them. A pattern with a bracket expression goes to
- * fnmatch; this loop is for the rest, which are all of dbench's, because fnmatch's
- * case folding goes through the locale's multibyte machinery for every entry. */
+ * fnmatch(3) with FNM_CASEFOLD treats them. For patterns without a bracket expression
+ * (list() gives the others to fnmatch), which are all of dbench's: fnmatch's case
+ * folding goes through the locale's multibyte machinery for every entry. */
 static bool matches(const char *pattern, const char *name)
 {
 	const char *star = NULL, *resume = NULL;
 
-	if (strchr(pattern, '['))
-		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
 	while (*name) {
 		char p = *pattern == '\\' && pattern[1] ? pattern[1] : *pattern;
 
 		if (*pattern == '*') {
 			star = ++pattern;
 			resume = name;
-		} else if (*pattern == '?' || (*pattern && tolower((unsigned char)p) ==
-							      tolower((unsigned char)*name))) {
+		} else if (*pattern == '?' || (*pattern && fold((unsigned char)p) ==
+							      fold((unsigned char)*name))) {
 			pattern += *pattern == '\\' && pattern[1] ? 2 : 1;
 			name++;
 		} else if (star) {
@@ -278,7 +296,7 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	struct lg_dirscan s;
 	unsigned char type;
 	const char *entry;
-	bool found = false;
+	bool found = false, bracket = strchr(pattern, '[') != NULL;
 	char *buf;
 	int fd, rc = lg_op_dirbuf(c, 0, &buf);
 
@@ -290,8 +308,9 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	lg_dirscan_init(&s, fd, buf);
 	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
 	     n++)
-		found = found || matches(pattern, entry);
-	close(fd);
+		found = found || (bracket ? fnmatch(pattern, entry, FNM_CASEFOLD) == 0
+					  : matches(pattern, entry));
+	lg_sys_close(fd);
 	if (rc < 0)
 		return -rc;
 	return found ? 0 : ENOENT;
