@@ -111,6 +111,8 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
+	c->stall_ns = sh->stall_ns;
+	c->svc = stats->svc;
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->fds || !c->setup_fds || !c->slot_line || !c->slot_event || !c->slot_path ||
 	    !c->pos || !c->last || !c->loops || init_vars(c) ||
@@ -239,9 +241,10 @@ static void add_live(_Atomic uint64_t *v, uint64_t n)
 			      memory_order_relaxed);
 }
 
-/* Count lat in the window of the current timeline interval; a window is cleared by its
- * client when it is reused for a new interval (see window.h). */
-static void record_window(struct lg_client *c, uint64_t lat)
+/* Count a latency of histogram bucket `bucket` in the window of the current timeline
+ * interval; a window is cleared by its client when it is reused for a new interval (see
+ * window.h). */
+static void record_window(struct lg_client *c, size_t bucket)
 {
 	unsigned ep = atomic_load_explicit(&c->sh->epoch, memory_order_relaxed);
 
@@ -249,7 +252,7 @@ static void record_window(struct lg_client *c, uint64_t lat)
 		c->win_epoch = ep;
 		lg_window_clear(&c->win[ep % LG_WINDOWS]);
 	}
-	lg_window_record(&c->win[ep % LG_WINDOWS], lat);
+	lg_window_record_bucket(&c->win[ep % LG_WINDOWS], bucket);
 }
 
 /* An op slower than the stall threshold: count it, keep the slowest and the first few. */
@@ -268,39 +271,35 @@ static void record_slow(struct lg_client *c, const struct lg_op *op, uint64_t la
 }
 
 /* Record one completed call: lat is its latency (from the intended start under -R),
- * svc its service time. */
+ * svc its service time. Branch-light: the byte counters are picked by address. */
 static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_t bytes,
 		   uint64_t lat, uint64_t svc, uint64_t end)
 {
 	struct lg_live *l = c->live;
+	bool rd = op->kind == LG_OP_READ;
 
 	if (op->expect != LG_EXPECT_ANY && got != op->expect)
 		note_error(c, op, got);
 	add_live(&l->ops, 1);
-	if (op->kind == LG_OP_READ)
-		add_live(&l->bytes_read, bytes);
-	else
-		add_live(&l->bytes_written, bytes);
+	add_live(rd ? &l->bytes_read : &l->bytes_written, bytes);
 	if (lat > atomic_load_explicit(&l->window_max, memory_order_relaxed))
 		atomic_store_explicit(&l->window_max, lat, memory_order_relaxed);
 	if (c->recording) {
 		struct lg_type_stats *t = &c->stats->types[op->type];
+		size_t bucket = lg_histogram_bucket(lat); /* for the histogram and window */
 
 		t->count++;
-		if (op->kind == LG_OP_READ)
-			t->bytes_read += bytes;
-		else
-			t->bytes_written += bytes;
-		lg_histogram_record(&t->hist, lat);
-		if (c->stats->svc)
-			lg_histogram_record(&c->stats->svc[op->type], svc);
-		record_window(c, lat);
-		if (lat >= c->sh->stall_ns)
+		*(rd ? &t->bytes_read : &t->bytes_written) += bytes;
+		lg_histogram_record_at(&t->hist, lat, bucket);
+		if (c->svc)
+			lg_histogram_record(&c->svc[op->type], svc);
+		record_window(c, bucket);
+		if (lat >= c->stall_ns)
 			record_slow(c, op, lat, end);
-		l->last_end_ns = end;
+		c->last_end_ns = end;
 		/* the timeline's counters: only what the stats hold, so they add up */
 		add_live(&l->m_ops, 1);
-		add_live(op->kind == LG_OP_READ ? &l->m_read : &l->m_written, bytes);
+		add_live(rd ? &l->m_read : &l->m_written, bytes);
 	}
 }
 
@@ -414,19 +413,21 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 {
 	const struct lg_op *ops = c->wl->ops[phase];
 	size_t pc = 0, n = c->wl->nops[phase];
+	bool paced = timed && c->sh->paced;
 
 	while (pc < n) {
 		const struct lg_op *op = &ops[pc];
+		uint64_t calls = op->count ? op->count : 1;
 
 		if (op->kind >= LG_OP_LOOP) {
 			pc = control(c, op, pc);
 			continue;
 		}
-		for (uint64_t call = 0; call < (op->count ? op->count : 1); call++) {
+		for (uint64_t call = 0; call < calls; call++) {
 			if (must_stop(c, timed) || (c->in_setup && atomic_load_explicit(
 				&c->sh->setup_full, memory_order_relaxed)))
 				return false;
-			timed_call(c, op, call, timed && c->sh->paced);
+			timed_call(c, op, call, paced);
 		}
 		pc++;
 	}
@@ -477,6 +478,7 @@ void *lg_client_main(void *arg)
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
 	c->recording = false;
+	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
 	gate_wait(&c->sh->gate, 1);
 	close_all(c, true);

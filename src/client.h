@@ -115,6 +115,13 @@ struct lg_client {
 					     recording (setup, warm-up, cleanup) */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
 	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
+	/* Copies for the per-op path, so recording an op reads no line of the shared
+	 * state or of the stats header: */
+	uint64_t stall_ns;               /* sh->stall_ns */
+	struct lg_histogram *svc;        /* stats->svc (borrowed; NULL without -R) */
+	uint64_t last_end_ns;            /* when the last measured op ended; published to
+					    live->last_end_ns when the client leaves the
+					    run phase */
 	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
 	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
 					    LG_DIRSCAN_BUF bytes for getdents64, made on

@@ -83,9 +83,10 @@ static inline unsigned char fold(unsigned char ch)
 static bool same_nocase(const char *a, const char *b)
 {
 	for (;; a++, b++) {
-		unsigned char x = fold((unsigned char)*a);
+		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
 
-		if (x != fold((unsigned char)*b))
+		/* names mostly agree in case: fold only where the bytes differ */
+		if (x != y && fold(x) != fold(y))
 			return false;
 		if (!x)
 			return true;
