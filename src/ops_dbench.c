@@ -85,8 +85,9 @@ static bool same_nocase(const char *a, const char *b)
 	for (;; a++, b++) {
 		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
 
-		/* names mostly agree in case: fold only where the bytes differ */
-		if (x != y && fold(x) != fold(y))
+		/* bytes that differ are the same letter in two cases only if they differ
+		 * in the case bit alone and one of them is a lower-case letter */
+		if (x != y && ((x ^ y) != 0x20 || (unsigned)((x | 0x20) - 'a') >= 26u))
 			return false;
 		if (!x)
 			return true;
@@ -261,7 +262,7 @@ int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 
 /* Whether name matches pattern ignoring ASCII case: '*', '?' and '\\' escapes, as
  * fnmatch(3) with FNM_CASEFOLD treats them. For patterns without a bracket expression
- * (list() gives the others to fnmatch), which are all of dbench's: fnmatch's case
+ * (glob_match gives the others to fnmatch), which are all of dbench's: fnmatch's case
  * folding goes through the locale's multibyte machinery for every entry. */
 static bool matches(const char *pattern, const char *name)
 {
@@ -289,15 +290,46 @@ static bool matches(const char *pattern, const char *name)
 	return !*pattern;
 }
 
+/* A Find pattern, looked at once per listing rather than once per entry. */
+struct glob {
+	const char *pattern; /* the pattern, fnmatch's syntax */
+	const char *tail;    /* for '*' then a literal (dbench's "*" and "*.JNK"): the
+				literal, which the name must end with; else NULL */
+	size_t tlen;         /* its length */
+	bool bracket;        /* has a bracket expression: fnmatch decides */
+};
+
+static void glob_init(struct glob *g, const char *pattern)
+{
+	g->pattern = pattern;
+	g->bracket = strchr(pattern, '[') != NULL;
+	g->tail = pattern[0] == '*' && !strpbrk(pattern + 1, "*?\\[") ? pattern + 1 : NULL;
+	g->tlen = g->tail ? strlen(g->tail) : 0;
+}
+
+/* Whether name matches g, ignoring case, as fnmatch(3) with FNM_CASEFOLD. */
+static bool glob_match(const struct glob *g, const char *name)
+{
+	size_t n;
+
+	if (g->bracket)
+		return fnmatch(g->pattern, name, FNM_CASEFOLD) == 0;
+	if (!g->tail)
+		return matches(g->pattern, name);
+	n = strlen(name);
+	return n >= g->tlen && same_nocase(name + n - g->tlen, g->tail);
+}
+
 /* The listing of Find: up to max entries of directory dir (0: all of them), "." and
  * ".." included, as fileio's readdir loop; 0 if one matched pattern (fnmatch's syntax, case
  * ignored as SMB does), ENOENT (NO_SUCH_FILE) if none did, or an errno. */
 static int list(struct lg_client *c, const char *dir, const char *pattern, uint64_t max)
 {
 	struct lg_dirscan s;
+	struct glob g;
 	unsigned char type;
 	const char *entry;
-	bool found = false, bracket = strchr(pattern, '[') != NULL;
+	bool found = false;
 	char *buf;
 	int fd, rc = lg_op_dirbuf(c, 0, &buf);
 
@@ -306,11 +338,11 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
 	if (fd < 0)
 		return -fd;
+	glob_init(&g, pattern);
 	lg_dirscan_init(&s, fd, buf);
 	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
 	     n++)
-		found = found || (bracket ? fnmatch(pattern, entry, FNM_CASEFOLD) == 0
-					  : matches(pattern, entry));
+		found = found || glob_match(&g, entry);
 	lg_sys_close(fd);
 	if (rc < 0)
 		return -rc;
