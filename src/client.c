@@ -111,6 +111,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
+	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
 	c->stall_ns = sh->stall_ns;
 	c->svc = stats->svc;
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
@@ -250,9 +251,10 @@ static void record_window(struct lg_client *c, size_t bucket)
 
 	if (ep != c->win_epoch) {
 		c->win_epoch = ep;
-		lg_window_clear(&c->win[ep % LG_WINDOWS]);
+		c->win_cur = &c->win[ep % LG_WINDOWS];
+		lg_window_clear(c->win_cur);
 	}
-	lg_window_record_bucket(&c->win[ep % LG_WINDOWS], bucket);
+	lg_window_record_bucket(c->win_cur, bucket);
 }
 
 /* An op slower than the stall threshold: count it, keep the slowest and the first few. */

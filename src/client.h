@@ -85,7 +85,9 @@ struct lg_client {
 	struct lg_shared *sh;            /* borrowed */
 	struct lg_live *live;            /* borrowed: this client's monitor counters */
 	struct lg_window *win;           /* borrowed: LG_WINDOWS interval latency windows */
-	unsigned win_epoch;              /* interval the windows were last written for */
+	unsigned win_epoch;              /* interval the windows were last written for
+					    (UINT_MAX before the first) */
+	struct lg_window *win_cur;       /* its window (borrowed: one of win) */
 	struct lg_client_stats *stats;   /* borrowed: what the measured phase records */
 	const char **paths;              /* owned array; per-client strings in arena */
 	const char **parents;            /* owned array (-S only): each path's directory,
