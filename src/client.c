@@ -102,44 +102,35 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->live = live;
 	c->stats = stats;
 	c->rng = sh->seed * UINT64_C(0x100000001b3) + id;
-	c->fds = malloc(nslots * sizeof(*c->fds));
+	c->slots = calloc(nslots, sizeof(*c->slots));
+	for (size_t i = 0; c->slots && i < nslots; i++) { /* before anything can fail */
+		c->slots[i].fd = -1;
+		c->slots[i].path = LG_NOTE_NO_PATH;
+	}
 	c->setup_fds = malloc(nslots * sizeof(*c->setup_fds));
-	c->slot_line = calloc(nslots, sizeof(*c->slot_line));
-	c->slot_event = calloc(nslots, sizeof(*c->slot_event));
-	c->slot_path = calloc(nslots, sizeof(*c->slot_path));
-	c->pos = calloc(nslots, sizeof(*c->pos));
-	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
 	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
 	c->stall_ns = sh->stall_ns;
 	c->svc = stats->svc;
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
-	if (!c->fds || !c->setup_fds || !c->slot_line || !c->slot_event || !c->slot_path ||
-	    !c->pos || !c->last || !c->loops || init_vars(c) ||
+	if (!c->slots || !c->setup_fds || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nslots; i++) {
-		c->fds[i] = c->setup_fds[i] = -1;
-		c->slot_path[i] = LG_NOTE_NO_PATH;
-	}
+	for (size_t i = 0; i < nslots; i++)
+		c->setup_fds[i] = -1;
 	return 0;
 }
 
 void lg_client_fini(struct lg_client *c)
 {
-	if (c->fds)
+	if (c->slots)
 		for (size_t i = 0; i < (c->wl->nslots ? c->wl->nslots : 1); i++)
-			if (c->fds[i] >= 0)
-				close(c->fds[i]);
-	free(c->fds);
+			if (c->slots[i].fd >= 0)
+				close(c->slots[i].fd);
+	free(c->slots);
 	free(c->setup_fds);
-	free(c->slot_line);
-	free(c->slot_event);
-	free(c->slot_path);
-	free(c->pos);
-	free(c->last);
 	free(c->loops);
 	free(c->vars);
 	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
@@ -161,12 +152,12 @@ void lg_client_fini(struct lg_client *c)
 static void close_all(struct lg_client *c, bool keep_setup)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++) {
-		if (c->fds[i] < 0 || (keep_setup && c->fds[i] == c->setup_fds[i]))
+		if (c->slots[i].fd < 0 || (keep_setup && c->slots[i].fd == c->setup_fds[i]))
 			continue;
-		close(c->fds[i]);
-		c->fds[i] = -1;
-		c->slot_event[i] = LG_SLOT_CLOSED;
-		c->slot_line[i] = 0;
+		close(c->slots[i].fd);
+		c->slots[i].fd = -1;
+		c->slots[i].event = LG_SLOT_CLOSED;
+		c->slots[i].line = 0;
 	}
 }
 
@@ -177,7 +168,7 @@ static uint32_t note_path(const struct lg_client *c, const struct lg_op *op)
 	if (op->path != LG_NO_SLOT)
 		return lg_op_path_index(c, op->path, op->var);
 	if (op->slot < c->wl->nslots)
-		return c->slot_path[op->slot];
+		return c->slots[op->slot].path;
 	return LG_NOTE_NO_PATH;
 }
 
@@ -228,8 +219,8 @@ static void skip(struct lg_client *c, const struct lg_op *op, int rc)
 	if (r != LG_SKIP_NOT_OPEN)
 		return;
 	if (!n->set)
-		*n = (struct lg_skip_note){ op->line, c->slot_line[op->slot], op->type,
-					    c->slot_event[op->slot], 1 };
+		*n = (struct lg_skip_note){ op->line, c->slots[op->slot].line, op->type,
+					    c->slots[op->slot].event, 1 };
 	if (c->sh->abort_on_error)
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
@@ -462,7 +453,7 @@ static void gate_wait(struct lg_gate *g, int from)
 static void keep_setup_files(struct lg_client *c)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++)
-		c->setup_fds[i] = c->fds[i];
+		c->setup_fds[i] = c->slots[i].fd;
 }
 
 void *lg_client_main(void *arg)

@@ -78,6 +78,17 @@ struct lg_live {
 	uint64_t last_end_ns;                /* when the last measured op ended */
 };
 
+/* One file slot of a client. Everything an op on a slot reads or writes is here, 32
+ * bytes, so the op touches one cache line of slot state rather than one per array. */
+struct lg_slot {
+	int fd;          /* the open file, -1 when closed */
+	uint8_t event;   /* enum lg_slot_event: why it is not open (while it is not) */
+	uint32_t line;   /* line of its last open or close */
+	uint32_t path;   /* path index its last open named (LG_NOTE_NO_PATH: none) */
+	uint64_t pos;    /* end of the last read/write */
+	uint64_t last;   /* start of the last read/write */
+};
+
 /* A client's private state. Created and destroyed by the engine; used by one thread. */
 struct lg_client {
 	unsigned id;                     /* 0-based */
@@ -93,14 +104,9 @@ struct lg_client {
 	const char **parents;            /* owned array (-S only): each path's directory,
 					    NULL for the run directory itself */
 	char *arena;                     /* owned: expanded paths and their parents */
-	int *fds;                        /* per slot, -1 when closed */
-	uint32_t *slot_line;             /* per slot: line of its last open or close */
-	uint8_t *slot_event;             /* per slot: enum lg_slot_event, while not open */
-	uint32_t *slot_path;             /* per slot: path index its last open named */
+	struct lg_slot *slots;           /* owned: per slot, its file and I/O position */
 	int *setup_fds;                  /* per slot: the file setup left open, or -1;
 					    these stay open for cleanup */
-	uint64_t *pos;                   /* per slot: end of the last read/write */
-	uint64_t *last;                  /* per slot: start of the last read/write */
 	uint64_t *loops;                 /* per loop counter: iterations left */
 	uint64_t *vars;                  /* per variable (wl->vars): its value, always below
 					    its count; vars[0] stays 0 */

@@ -148,15 +148,18 @@ static int resolve(struct lg_client *c, const char *path)
  * expects to fail: dbench closes one that unexpectedly succeeds). */
 static void bind_slot(struct lg_client *c, const struct lg_op *op, int fd)
 {
+	struct lg_slot *s;
+
 	if (op->slot == LG_NO_SLOT) {
 		lg_sys_close(fd);
 		return;
 	}
-	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
-		lg_sys_close(c->fds[op->slot]);
-	c->fds[op->slot] = fd;
-	c->pos[op->slot] = 0;
-	c->last[op->slot] = 0;
+	s = &c->slots[op->slot];
+	if (s->fd >= 0) /* reopened in a loop without a close: drop the old one */
+		lg_sys_close(s->fd);
+	s->fd = fd;
+	s->pos = 0;
+	s->last = 0;
 	if (c->verify) /* --verify: decide once here whether reads of this file are checked */
 		lg_verify_bind(c->verify, op->slot, fd, lg_op_path_index(c, op->path, op->var),
 			       op->flags);
@@ -244,7 +247,7 @@ int lg_op_statfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		  uint64_t *bytes)
 {
-	int fd = c->fds[op->slot];
+	int fd = c->slots[op->slot].fd;
 	struct timespec ts[2];
 	struct stat st;
 
@@ -426,5 +429,5 @@ int lg_op_lock(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 
 	(void)call;
 	(void)bytes;
-	return result(fcntl(c->fds[op->slot], F_OFD_SETLK, &fl));
+	return result(fcntl(c->slots[op->slot].fd, F_OFD_SETLK, &fl));
 }

@@ -44,8 +44,8 @@ static const char *paths[NPATHS] = {
 struct fixture {
 	struct lg_shared sh;
 	struct lg_client c;
-	int fds[1];
-	uint64_t pos[1], last[1], vars[1];
+	struct lg_slot slots[1];
+	uint64_t vars[1];
 };
 
 static int setup(void **state)
@@ -57,11 +57,9 @@ static int setup(void **state)
 	assert_true(f->sh.dirfd >= 0);
 	f->c.sh = &f->sh;
 	f->c.paths = paths;
-	f->c.fds = f->fds;
-	f->c.pos = f->pos;
-	f->c.last = f->last;
+	f->c.slots = f->slots;
 	f->c.vars = f->vars;
-	f->fds[0] = -1;
+	f->slots[0].fd = -1;
 	assert_int_equal(mkdirat(f->sh.dirfd, "d", 0755), 0);
 	*state = f;
 	return 0;
@@ -73,8 +71,8 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char cmd[128];
 
-	if (f->fds[0] >= 0)
-		close(f->fds[0]);
+	if (f->slots[0].fd >= 0)
+		close(f->slots[0].fd);
 	for (size_t i = 0; i < LG_DIR_LEVELS; i++)
 		free(f->c.dirbufs[i]);
 	close(f->sh.dirfd);
@@ -178,8 +176,8 @@ static void test_ntcreate(void **state)
 	o.flags = O_RDWR | O_CREAT;
 	o.slot = 0;
 	assert_int_equal(exec(f, &o), 0);
-	assert_true(f->fds[0] >= 0);
-	assert_int_equal(fstat(f->fds[0], &st), 0);
+	assert_true(f->slots[0].fd >= 0);
+	assert_int_equal(fstat(f->slots[0].fd, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	o = op_of(LG_OP_NTCREATE, P_SUB, LG_NO_SLOT);
 	o.flags = O_RDONLY | O_DIRECTORY | O_CREAT;
