@@ -102,41 +102,35 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->live = live;
 	c->stats = stats;
 	c->rng = sh->seed * UINT64_C(0x100000001b3) + id;
-	c->fds = malloc(nslots * sizeof(*c->fds));
+	c->slots = calloc(nslots, sizeof(*c->slots));
+	for (size_t i = 0; c->slots && i < nslots; i++) { /* before anything can fail */
+		c->slots[i].fd = -1;
+		c->slots[i].path = LG_NOTE_NO_PATH;
+	}
 	c->setup_fds = malloc(nslots * sizeof(*c->setup_fds));
-	c->slot_line = calloc(nslots, sizeof(*c->slot_line));
-	c->slot_event = calloc(nslots, sizeof(*c->slot_event));
-	c->slot_path = calloc(nslots, sizeof(*c->slot_path));
-	c->pos = calloc(nslots, sizeof(*c->pos));
-	c->last = calloc(nslots, sizeof(*c->last));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
+	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
+	c->stall_ns = sh->stall_ns;
+	c->svc = stats->svc;
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
-	if (!c->fds || !c->setup_fds || !c->slot_line || !c->slot_event || !c->slot_path ||
-	    !c->pos || !c->last || !c->loops || init_vars(c) ||
+	if (!c->slots || !c->setup_fds || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nslots; i++) {
-		c->fds[i] = c->setup_fds[i] = -1;
-		c->slot_path[i] = LG_NOTE_NO_PATH;
-	}
+	for (size_t i = 0; i < nslots; i++)
+		c->setup_fds[i] = -1;
 	return 0;
 }
 
 void lg_client_fini(struct lg_client *c)
 {
-	if (c->fds)
+	if (c->slots)
 		for (size_t i = 0; i < (c->wl->nslots ? c->wl->nslots : 1); i++)
-			if (c->fds[i] >= 0)
-				close(c->fds[i]);
-	free(c->fds);
+			if (c->slots[i].fd >= 0)
+				close(c->slots[i].fd);
+	free(c->slots);
 	free(c->setup_fds);
-	free(c->slot_line);
-	free(c->slot_event);
-	free(c->slot_path);
-	free(c->pos);
-	free(c->last);
 	free(c->loops);
 	free(c->vars);
 	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
@@ -158,12 +152,12 @@ void lg_client_fini(struct lg_client *c)
 static void close_all(struct lg_client *c, bool keep_setup)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++) {
-		if (c->fds[i] < 0 || (keep_setup && c->fds[i] == c->setup_fds[i]))
+		if (c->slots[i].fd < 0 || (keep_setup && c->slots[i].fd == c->setup_fds[i]))
 			continue;
-		close(c->fds[i]);
-		c->fds[i] = -1;
-		c->slot_event[i] = LG_SLOT_CLOSED;
-		c->slot_line[i] = 0;
+		close(c->slots[i].fd);
+		c->slots[i].fd = -1;
+		c->slots[i].event = LG_SLOT_CLOSED;
+		c->slots[i].line = 0;
 	}
 }
 
@@ -174,7 +168,7 @@ static uint32_t note_path(const struct lg_client *c, const struct lg_op *op)
 	if (op->path != LG_NO_SLOT)
 		return lg_op_path_index(c, op->path, op->var);
 	if (op->slot < c->wl->nslots)
-		return c->slot_path[op->slot];
+		return c->slots[op->slot].path;
 	return LG_NOTE_NO_PATH;
 }
 
@@ -225,8 +219,8 @@ static void skip(struct lg_client *c, const struct lg_op *op, int rc)
 	if (r != LG_SKIP_NOT_OPEN)
 		return;
 	if (!n->set)
-		*n = (struct lg_skip_note){ op->line, c->slot_line[op->slot], op->type,
-					    c->slot_event[op->slot], 1 };
+		*n = (struct lg_skip_note){ op->line, c->slots[op->slot].line, op->type,
+					    c->slots[op->slot].event, 1 };
 	if (c->sh->abort_on_error)
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
@@ -239,17 +233,19 @@ static void add_live(_Atomic uint64_t *v, uint64_t n)
 			      memory_order_relaxed);
 }
 
-/* Count lat in the window of the current timeline interval; a window is cleared by its
- * client when it is reused for a new interval (see window.h). */
-static void record_window(struct lg_client *c, uint64_t lat)
+/* Count a latency of histogram bucket `bucket` in the window of the current timeline
+ * interval; a window is cleared by its client when it is reused for a new interval (see
+ * window.h). */
+static void record_window(struct lg_client *c, size_t bucket)
 {
 	unsigned ep = atomic_load_explicit(&c->sh->epoch, memory_order_relaxed);
 
 	if (ep != c->win_epoch) {
 		c->win_epoch = ep;
-		lg_window_clear(&c->win[ep % LG_WINDOWS]);
+		c->win_cur = &c->win[ep % LG_WINDOWS];
+		lg_window_clear(c->win_cur);
 	}
-	lg_window_record(&c->win[ep % LG_WINDOWS], lat);
+	lg_window_record_bucket(c->win_cur, bucket);
 }
 
 /* An op slower than the stall threshold: count it, keep the slowest and the first few. */
@@ -268,39 +264,35 @@ static void record_slow(struct lg_client *c, const struct lg_op *op, uint64_t la
 }
 
 /* Record one completed call: lat is its latency (from the intended start under -R),
- * svc its service time. */
+ * svc its service time. Branch-light: the byte counters are picked by address. */
 static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_t bytes,
 		   uint64_t lat, uint64_t svc, uint64_t end)
 {
 	struct lg_live *l = c->live;
+	bool rd = op->kind == LG_OP_READ;
 
 	if (op->expect != LG_EXPECT_ANY && got != op->expect)
 		note_error(c, op, got);
 	add_live(&l->ops, 1);
-	if (op->kind == LG_OP_READ)
-		add_live(&l->bytes_read, bytes);
-	else
-		add_live(&l->bytes_written, bytes);
+	add_live(rd ? &l->bytes_read : &l->bytes_written, bytes);
 	if (lat > atomic_load_explicit(&l->window_max, memory_order_relaxed))
 		atomic_store_explicit(&l->window_max, lat, memory_order_relaxed);
 	if (c->recording) {
 		struct lg_type_stats *t = &c->stats->types[op->type];
+		size_t bucket = lg_histogram_bucket(lat); /* for the histogram and window */
 
 		t->count++;
-		if (op->kind == LG_OP_READ)
-			t->bytes_read += bytes;
-		else
-			t->bytes_written += bytes;
-		lg_histogram_record(&t->hist, lat);
-		if (c->stats->svc)
-			lg_histogram_record(&c->stats->svc[op->type], svc);
-		record_window(c, lat);
-		if (lat >= c->sh->stall_ns)
+		*(rd ? &t->bytes_read : &t->bytes_written) += bytes;
+		lg_histogram_record_at(&t->hist, lat, bucket);
+		if (c->svc)
+			lg_histogram_record(&c->svc[op->type], svc);
+		record_window(c, bucket);
+		if (lat >= c->stall_ns)
 			record_slow(c, op, lat, end);
-		l->last_end_ns = end;
+		c->last_end_ns = end;
 		/* the timeline's counters: only what the stats hold, so they add up */
 		add_live(&l->m_ops, 1);
-		add_live(op->kind == LG_OP_READ ? &l->m_read : &l->m_written, bytes);
+		add_live(rd ? &l->m_read : &l->m_written, bytes);
 	}
 }
 
@@ -414,19 +406,21 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 {
 	const struct lg_op *ops = c->wl->ops[phase];
 	size_t pc = 0, n = c->wl->nops[phase];
+	bool paced = timed && c->sh->paced;
 
 	while (pc < n) {
 		const struct lg_op *op = &ops[pc];
+		uint64_t calls = op->count ? op->count : 1;
 
 		if (op->kind >= LG_OP_LOOP) {
 			pc = control(c, op, pc);
 			continue;
 		}
-		for (uint64_t call = 0; call < (op->count ? op->count : 1); call++) {
+		for (uint64_t call = 0; call < calls; call++) {
 			if (must_stop(c, timed) || (c->in_setup && atomic_load_explicit(
 				&c->sh->setup_full, memory_order_relaxed)))
 				return false;
-			timed_call(c, op, call, timed && c->sh->paced);
+			timed_call(c, op, call, paced);
 		}
 		pc++;
 	}
@@ -459,7 +453,7 @@ static void gate_wait(struct lg_gate *g, int from)
 static void keep_setup_files(struct lg_client *c)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++)
-		c->setup_fds[i] = c->fds[i];
+		c->setup_fds[i] = c->slots[i].fd;
 }
 
 void *lg_client_main(void *arg)
@@ -477,6 +471,7 @@ void *lg_client_main(void *arg)
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
 	c->recording = false;
+	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
 	gate_wait(&c->sh->gate, 1);
 	close_all(c, true);

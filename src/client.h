@@ -38,28 +38,30 @@ struct lg_gate {
 
 /* What the master shares with every client. */
 struct lg_shared {
-	struct lg_gate gate;        /* start and cleanup barrier */
+	/* What clients read for every op, first and together (one cache line): */
 	_Atomic int phase;          /* enum lg_clock_phase, set by the master only */
 	_Atomic int abort;          /* set by a client on an error with --abort-on-error */
-	bool run_once;              /* run the run phase once instead of looping */
-	bool skip_cleanup;          /* --keep: leave what the run made; no cleanup phase */
-	bool abort_on_error;
-	bool fsync_writes;          /* -F: fsync after every write, inside its time */
-	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
-	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
-	double op_ns;               /* --rate-ops: ns between intended op starts, 0 = none */
-	bool paced;                 /* -R or --rate-ops: ops follow a schedule */
-	bool verify;                /* --verify: self-describing blocks, reads checked */
-	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic unsigned epoch;     /* timeline interval number, advanced by the master */
-	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
+	int dirfd;                  /* the run directory */
+	int resolve;                /* enum lg_resolve_mode: dbench's name resolution */
+	bool sync_dirs;             /* -S: fsync the parent directory after namespace ops */
+	bool fsync_writes;          /* -F: fsync after every write, inside its time */
+	bool paced;                 /* -R or --rate-ops: ops follow a schedule */
 	_Atomic uint64_t deadline;  /* end of the measured phase (CLOCK_MONOTONIC ns): clients
 				       stop by themselves, however late the master runs */
 	const unsigned char *wbuf;  /* what writes write: one pattern buffer of the workload's
 				       largest I/O size, 4 KiB aligned, read by every client */
+	/* The rest: */
+	struct lg_gate gate;        /* start and cleanup barrier */
+	bool run_once;              /* run the run phase once instead of looping */
+	bool skip_cleanup;          /* --keep: leave what the run made; no cleanup phase */
+	bool abort_on_error;
+	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
+	double op_ns;               /* --rate-ops: ns between intended op starts, 0 = none */
+	bool verify;                /* --verify: self-describing blocks, reads checked */
+	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
+	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
-	int dirfd;                  /* the run directory */
-	int resolve;                /* enum lg_resolve_mode: dbench's name resolution */
 };
 
 /* Counters the monitor reads while the client runs. Only the client writes ops and
@@ -78,44 +80,61 @@ struct lg_live {
 	uint64_t last_end_ns;                /* when the last measured op ended */
 };
 
+/* One file slot of a client. Everything an op on a slot reads or writes is here, 32
+ * bytes, so the op touches one cache line of slot state rather than one per array. */
+struct lg_slot {
+	int fd;          /* the open file, -1 when closed */
+	uint8_t event;   /* enum lg_slot_event: why it is not open (while it is not) */
+	uint32_t line;   /* line of its last open or close */
+	uint32_t path;   /* path index its last open named (LG_NOTE_NO_PATH: none) */
+	uint64_t pos;    /* end of the last read/write */
+	uint64_t last;   /* start of the last read/write */
+};
+
 /* A client's private state. Created and destroyed by the engine; used by one thread. */
 struct lg_client {
-	unsigned id;                     /* 0-based */
-	const struct lg_workload *wl;    /* borrowed */
+	/* What every op reads or writes, first and together (two cache lines): */
 	struct lg_shared *sh;            /* borrowed */
 	struct lg_live *live;            /* borrowed: this client's monitor counters */
-	struct lg_window *win;           /* borrowed: LG_WINDOWS interval latency windows */
-	unsigned win_epoch;              /* interval the windows were last written for */
 	struct lg_client_stats *stats;   /* borrowed: what the measured phase records */
+	struct lg_window *win_cur;       /* the window of interval win_epoch (borrowed: one
+					    of win) */
 	const char **paths;              /* owned array; per-client strings in arena */
-	const char **parents;            /* owned array (-S only): each path's directory,
-					    NULL for the run directory itself */
-	char *arena;                     /* owned: expanded paths and their parents */
-	int *fds;                        /* per slot, -1 when closed */
-	uint32_t *slot_line;             /* per slot: line of its last open or close */
-	uint8_t *slot_event;             /* per slot: enum lg_slot_event, while not open */
-	uint32_t *slot_path;             /* per slot: path index its last open named */
-	int *setup_fds;                  /* per slot: the file setup left open, or -1;
-					    these stay open for cleanup */
-	uint64_t *pos;                   /* per slot: end of the last read/write */
-	uint64_t *last;                  /* per slot: start of the last read/write */
-	uint64_t *loops;                 /* per loop counter: iterations left */
+	struct lg_slot *slots;           /* owned: per slot, its file and I/O position */
 	uint64_t *vars;                  /* per variable (wl->vars): its value, always below
 					    its count; vars[0] stays 0 */
-	uint32_t **perms;                /* per variable that shuffles: [0] picks made in
-					    the round, [1..count] its values in the order
-					    of the round (owned; NULL for the others) */
+	struct lg_histogram *svc;        /* stats->svc (borrowed; NULL without -R): a copy,
+					    so recording reads no line of the stats header */
+	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
+	uint64_t stall_ns;               /* sh->stall_ns (a copy, as svc) */
+	uint64_t last_end_ns;            /* when the last measured op ended; published to
+					    live->last_end_ns when the client leaves the
+					    run phase */
+	unsigned win_epoch;              /* interval the windows were last written for
+					    (UINT_MAX before the first) */
+	bool recording;                  /* record into stats (false in warm-up and setup) */
+	bool in_setup;                   /* running the setup phase */
 	unsigned char *buf;              /* read buffer (and --verify's write buffer),
 					    wl->max_io bytes, 4 KiB aligned; pages are only
 					    touched by the sizes actually read */
+	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
+	/* The rest: */
+	unsigned id;                     /* 0-based */
+	const struct lg_workload *wl;    /* borrowed */
+	struct lg_window *win;           /* borrowed: LG_WINDOWS interval latency windows */
+	const char **parents;            /* owned array (-S only): each path's directory,
+					    NULL for the run directory itself */
+	char *arena;                     /* owned: expanded paths and their parents */
+	int *setup_fds;                  /* per slot: the file setup left open, or -1;
+					    these stay open for cleanup */
+	uint64_t *loops;                 /* per loop counter: iterations left */
+	uint32_t **perms;                /* per variable that shuffles: [0] picks made in
+					    the round, [1..count] its values in the order
+					    of the round (owned; NULL for the others) */
 	uint64_t rng;                    /* splitmix64 state */
-	bool recording;                  /* record into stats (false in warm-up and setup) */
-	bool in_setup;                   /* running the setup phase */
 	struct lg_untimed_stats *untimed; /* borrowed: where failures go while not
 					     recording (setup, warm-up, cleanup) */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
-	uint64_t now_ns;                 /* when the last op ended: the clock for deadlines */
-	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
 	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
 					    LG_DIRSCAN_BUF bytes for getdents64, made on
 					    first use (owned; lg_op_dirbuf) */

@@ -7,13 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sysnc.h"
+
 /* As glibc's opendir, plus O_NOFOLLOW: a symbolic link in the run directory is never
  * followed (opendir would follow it; the number of calls is the same). */
 #define DIR_OPEN (O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 int lg_dirscan_open(int dirfd, const char *path, int like_opendir)
 {
-	int fd = openat(dirfd, path, DIR_OPEN);
+	int fd = lg_sys_openat(dirfd, path, DIR_OPEN, 0);
 	struct stat st;
 
 	if (fd < 0)
@@ -21,37 +23,19 @@ int lg_dirscan_open(int dirfd, const char *path, int like_opendir)
 	if (like_opendir && fstat(fd, &st) != 0) {
 		int rc = -errno;
 
-		close(fd);
+		lg_sys_close(fd);
 		return rc;
 	}
 	return fd;
 }
 
-void lg_dirscan_init(struct lg_dirscan *s, int fd, char *buf)
+int lg_dirscan_fill(struct lg_dirscan *s)
 {
-	s->fd = fd;
-	s->buf = buf;
-	s->len = 0;
+	ssize_t n = getdents64(s->fd, s->buf, LG_DIRSCAN_BUF);
+
+	if (n < 0)
+		return -errno;
+	s->len = (size_t)n;
 	s->pos = 0;
-}
-
-int lg_dirscan_next(struct lg_dirscan *s, const char **name, unsigned char *type)
-{
-	const struct dirent64 *d;
-
-	if (s->pos >= s->len) {
-		ssize_t n = getdents64(s->fd, s->buf, LG_DIRSCAN_BUF);
-
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		s->len = (size_t)n;
-		s->pos = 0;
-	}
-	d = (const struct dirent64 *)(s->buf + s->pos);
-	s->pos += d->d_reclen;
-	*name = d->d_name;
-	*type = d->d_type;
-	return 1;
+	return n > 0;
 }

@@ -36,14 +36,7 @@ void lg_histogram_clear(struct lg_histogram *h)
 
 bool lg_histogram_record(struct lg_histogram *h, uint64_t ns)
 {
-	h->buckets[lg_histogram_bucket(ns)]++;
-	h->count++;
-	h->sum_ns += ns;
-	/* Written as selects so the compiler emits cmov rather than branches that a
-	 * latency stream would mispredict. */
-	h->min_ns = ns < h->min_ns ? ns : h->min_ns;
-	h->max_ns = ns > h->max_ns ? ns : h->max_ns;
-	return ns <= LG_HIST_MAX_NS;
+	return lg_histogram_record_at(h, ns, lg_histogram_bucket(ns));
 }
 
 void lg_histogram_add(struct lg_histogram *dst, const struct lg_histogram *src)

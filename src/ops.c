@@ -12,6 +12,7 @@
 
 #include "dirscan.h"
 #include "ops_dbench.h"
+#include "sysnc.h"
 
 typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		       uint64_t *bytes);
@@ -23,35 +24,37 @@ static int result(long rc)
 
 static int fd_of(const struct lg_client *c, const struct lg_op *op)
 {
-	return op->slot == LG_NO_SLOT ? c->sh->dirfd : c->fds[op->slot];
+	return op->slot == LG_NO_SLOT ? c->sh->dirfd : c->slots[op->slot].fd;
 }
 
 static int do_open(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		   uint64_t *bytes)
 {
+	struct lg_slot *s = &c->slots[op->slot];
+
 	(void)call;
 	(void)bytes;
-	if (c->fds[op->slot] >= 0) /* still open: lg_op_exec counts it as an error */
-		close(c->fds[op->slot]);
-	c->fds[op->slot] = openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
-				  op->flags | O_CLOEXEC, 0644);
-	c->pos[op->slot] = 0;
-	c->last[op->slot] = 0;
+	if (s->fd >= 0) /* still open: lg_op_exec counts it as an error */
+		lg_sys_close(s->fd);
+	s->fd = lg_sys_openat(c->sh->dirfd, lg_op_path(c, op->path, op->var),
+			      op->flags | O_CLOEXEC, 0644);
+	s->pos = 0;
+	s->last = 0;
 	if (c->verify) /* decide once here whether reads of this file are checked */
-		lg_verify_bind(c->verify, op->slot, c->fds[op->slot],
+		lg_verify_bind(c->verify, op->slot, s->fd,
 			       lg_op_path_index(c, op->path, op->var), op->flags);
-	return c->fds[op->slot] < 0 ? errno : 0;
+	return s->fd < 0 ? errno : 0;
 }
 
 static int do_close(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		    uint64_t *bytes)
 {
-	int fd = c->fds[op->slot];
+	int fd = c->slots[op->slot].fd;
 
 	(void)call;
 	(void)bytes;
-	c->fds[op->slot] = -1;
-	return result(close(fd));
+	c->slots[op->slot].fd = -1;
+	return result(lg_sys_close(fd));
 }
 
 /* Where call number `call` of a read/write/sync_file_range/fadvise starts; *seek_end is
@@ -71,15 +74,15 @@ static bool io_offset(struct lg_client *c, const struct lg_op *op, uint64_t call
 		*off = op->offset + lg_client_rand(c) % slots * op->align;
 		return true;
 	case LG_OFF_LAST:
-		*off = c->last[op->slot];
+		*off = c->slots[op->slot].last;
 		return true;
 	case LG_OFF_PREV:
-		if (c->last[op->slot] < op->size)
+		if (c->slots[op->slot].last < op->size)
 			return false;
-		*off = c->last[op->slot] - op->size;
+		*off = c->slots[op->slot].last - op->size;
 		return true;
 	default: /* LG_OFF_SEQ; LG_OFF_APPEND is handled by the caller */
-		*off = c->pos[op->slot];
+		*off = c->slots[op->slot].pos;
 		return true;
 	}
 }
@@ -108,9 +111,9 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 			*off = (uint64_t)end;
 		}
 		lg_verify_fill(c->buf, op->size, *off, &tag);
-		return pwrite(fd, c->buf, op->size, (off_t)*off);
+		return lg_sys_pwrite(fd, c->buf, op->size, (off_t)*off);
 	}
-	n = pread(fd, c->buf, op->size, (off_t)*off);
+	n = lg_sys_pread(fd, c->buf, op->size, (off_t)*off);
 	if (n > 0 && bound && vs->check) {
 		lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);
 		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], &r);
@@ -121,7 +124,8 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		 uint64_t *bytes)
 {
-	int fd = c->fds[op->slot];
+	struct lg_slot *s = &c->slots[op->slot];
+	int fd = s->fd;
 	bool wr = op->kind == LG_OP_WRITE;
 	uint64_t off = 0;
 	ssize_t n;
@@ -138,14 +142,14 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
 	else
-		n = wr ? pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
-			 pread(fd, c->buf, op->size, (off_t)off);
+		n = wr ? lg_sys_pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
+			 lg_sys_pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;
 	*bytes = (uint64_t)n;
-	c->last[op->slot] = off;
-	c->pos[op->slot] = off + (uint64_t)n;
-	return wr && c->sh->fsync_writes ? result(fsync(fd)) : 0;
+	s->last = off;
+	s->pos = off + (uint64_t)n;
+	return wr && c->sh->fsync_writes ? result(lg_sys_fsync(fd)) : 0;
 }
 
 static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -153,7 +157,8 @@ static int do_fsync(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
-	return result(op->kind == LG_OP_FSYNC ? fsync(fd_of(c, op)) : fdatasync(fd_of(c, op)));
+	return result(op->kind == LG_OP_FSYNC ? lg_sys_fsync(fd_of(c, op))
+					      : lg_sys_fdatasync(fd_of(c, op)));
 }
 
 static int do_unlink(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -224,7 +229,7 @@ static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call
 	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &name, &type)) > 0)
 		;
-	close(fd);
+	lg_sys_close(fd);
 	return -rc;
 }
 
@@ -280,12 +285,13 @@ int lg_op_sync_parent(struct lg_client *c, uint32_t path)
 	int fd, rc;
 
 	if (!dir)
-		return result(fsync(c->sh->dirfd));
-	fd = openat(c->sh->dirfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return result(lg_sys_fsync(c->sh->dirfd));
+	fd = lg_sys_openat(c->sh->dirfd, dir,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno;
-	rc = result(fsync(fd));
-	close(fd);
+	rc = result(lg_sys_fsync(fd));
+	lg_sys_close(fd);
 	return rc;
 }
 
@@ -361,7 +367,8 @@ static const uint8_t slot_use[LG_OP_KIND_COUNT] = {
 static int exec_slot(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		     uint64_t *bytes, unsigned use)
 {
-	bool was_open = c->fds[op->slot] >= 0;
+	struct lg_slot *s = &c->slots[op->slot];
+	bool was_open = s->fd >= 0;
 	int rc;
 
 	if (use != SLOT_BINDS && !was_open && op->expect != EBADF)
@@ -369,10 +376,10 @@ static int exec_slot(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	rc = exec_table[op->kind](c, op, call, bytes);
 	if (use == SLOT_USES)
 		return rc;
-	c->slot_line[op->slot] = op->line;
-	c->slot_event[op->slot] = use == SLOT_CLOSES ? LG_SLOT_CLOSED : LG_SLOT_OPEN_FAILED;
+	s->line = op->line;
+	s->event = use == SLOT_CLOSES ? LG_SLOT_CLOSED : LG_SLOT_OPEN_FAILED;
 	if (use == SLOT_BINDS)
-		c->slot_path[op->slot] = lg_op_path_index(c, op->path, op->var);
+		s->path = lg_op_path_index(c, op->path, op->var);
 	return rc == 0 && use == SLOT_BINDS && was_open ? LG_ERR_SLOT_OPEN : rc;
 }
 

@@ -21,7 +21,6 @@
 #include "ops_dbench.h"
 #include "loadgen/clock.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -29,12 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "dirscan.h"
+#include "sysnc.h"
 
 static int result(long rc)
 {
@@ -72,6 +71,29 @@ static const char *split(const char *path, char *dir, size_t len)
 	return slash + 1;
 }
 
+/* ASCII lower case: tolower's result in the C locale loadgen runs in (it never calls
+ * setlocale), without a call and a table lookup per character. */
+static inline unsigned char fold(unsigned char ch)
+{
+	return (unsigned)(ch - 'A') < 26u ? (unsigned char)(ch | 0x20) : ch;
+}
+
+/* Whether a and b are the same name ignoring ASCII case: strcasecmp(a, b) == 0 in the
+ * C locale, inline, for the dozen entries of a directory each failed lookup compares. */
+static bool same_nocase(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+
+		/* bytes that differ are the same letter in two cases only if they differ
+		 * in the case bit alone and one of them is a lower-case letter */
+		if (x != y && ((x ^ y) != 0x20 || (unsigned)((x | 0x20) - 'a') >= 26u))
+			return false;
+		if (!x)
+			return true;
+	}
+}
+
 /* Whether directory dir (relative to the run directory) has an entry named name in
  * any case: opendir's calls, then getdents64 until a match or the end. 0 with *found
  * set, or an errno (of the open: the caller keeps its own). */
@@ -91,11 +113,11 @@ static int find_name(struct lg_client *c, const char *dir, const char *name, boo
 		return -fd;
 	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0)
-		if (!strcasecmp(entry, name)) {
+		if (same_nocase(entry, name)) {
 			*found = true;
 			break;
 		}
-	close(fd);
+	lg_sys_close(fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -126,15 +148,18 @@ static int resolve(struct lg_client *c, const char *path)
  * expects to fail: dbench closes one that unexpectedly succeeds). */
 static void bind_slot(struct lg_client *c, const struct lg_op *op, int fd)
 {
+	struct lg_slot *s;
+
 	if (op->slot == LG_NO_SLOT) {
-		close(fd);
+		lg_sys_close(fd);
 		return;
 	}
-	if (c->fds[op->slot] >= 0) /* reopened in a loop without a close: drop the old one */
-		close(c->fds[op->slot]);
-	c->fds[op->slot] = fd;
-	c->pos[op->slot] = 0;
-	c->last[op->slot] = 0;
+	s = &c->slots[op->slot];
+	if (s->fd >= 0) /* reopened in a loop without a close: drop the old one */
+		lg_sys_close(s->fd);
+	s->fd = fd;
+	s->pos = 0;
+	s->last = 0;
 	if (c->verify) /* --verify: decide once here whether reads of this file are checked */
 		lg_verify_bind(c->verify, op->slot, fd, lg_op_path_index(c, op->path, op->var),
 			       op->flags);
@@ -156,9 +181,9 @@ int lg_op_ntcreate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		(void)mkdirat(dirfd, path, 0700);
 		flags &= ~O_CREAT;
 	}
-	fd = openat(dirfd, path, flags | O_CLOEXEC, 0600);
+	fd = lg_sys_openat(dirfd, path, flags | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EISDIR) /* SMB opens a directory without being told */
-		fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = lg_sys_openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno;
 	rc = result(fstat(fd, &st));
@@ -194,7 +219,7 @@ static int deltree_at(struct lg_client *c, int parent, const char *name, unsigne
 		else
 			(void)unlinkat(fd, entry, 0);
 	}
-	close(fd);
+	lg_sys_close(fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -222,7 +247,7 @@ int lg_op_statfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		  uint64_t *bytes)
 {
-	int fd = c->fds[op->slot];
+	int fd = c->slots[op->slot].fd;
 	struct timespec ts[2];
 	struct stat st;
 
@@ -239,23 +264,21 @@ int lg_op_setinfo(struct lg_client *c, const struct lg_op *op, uint64_t call,
 }
 
 /* Whether name matches pattern ignoring ASCII case: '*', '?' and '\\' escapes, as
- * fnmatch(3) with FNM_CASEFOLD treats them. A pattern with a bracket expression goes to
- * fnmatch; this loop is for the rest, which are all of dbench's, because fnmatch's
- * case folding goes through the locale's multibyte machinery for every entry. */
+ * fnmatch(3) with FNM_CASEFOLD treats them. For patterns without a bracket expression
+ * (glob_match gives the others to fnmatch), which are all of dbench's: fnmatch's case
+ * folding goes through the locale's multibyte machinery for every entry. */
 static bool matches(const char *pattern, const char *name)
 {
 	const char *star = NULL, *resume = NULL;
 
-	if (strchr(pattern, '['))
-		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
 	while (*name) {
 		char p = *pattern == '\\' && pattern[1] ? pattern[1] : *pattern;
 
 		if (*pattern == '*') {
 			star = ++pattern;
 			resume = name;
-		} else if (*pattern == '?' || (*pattern && tolower((unsigned char)p) ==
-							      tolower((unsigned char)*name))) {
+		} else if (*pattern == '?' || (*pattern && fold((unsigned char)p) ==
+							      fold((unsigned char)*name))) {
 			pattern += *pattern == '\\' && pattern[1] ? 2 : 1;
 			name++;
 		} else if (star) {
@@ -270,12 +293,43 @@ static bool matches(const char *pattern, const char *name)
 	return !*pattern;
 }
 
+/* A Find pattern, looked at once per listing rather than once per entry. */
+struct glob {
+	const char *pattern; /* the pattern, fnmatch's syntax */
+	const char *tail;    /* for '*' then a literal (dbench's "*" and "*.JNK"): the
+				literal, which the name must end with; else NULL */
+	size_t tlen;         /* its length */
+	bool bracket;        /* has a bracket expression: fnmatch decides */
+};
+
+static void glob_init(struct glob *g, const char *pattern)
+{
+	g->pattern = pattern;
+	g->bracket = strchr(pattern, '[') != NULL;
+	g->tail = pattern[0] == '*' && !strpbrk(pattern + 1, "*?\\[") ? pattern + 1 : NULL;
+	g->tlen = g->tail ? strlen(g->tail) : 0;
+}
+
+/* Whether name matches g, ignoring case, as fnmatch(3) with FNM_CASEFOLD. */
+static bool glob_match(const struct glob *g, const char *name)
+{
+	size_t n;
+
+	if (g->bracket)
+		return fnmatch(g->pattern, name, FNM_CASEFOLD) == 0;
+	if (!g->tail)
+		return matches(g->pattern, name);
+	n = strlen(name);
+	return n >= g->tlen && same_nocase(name + n - g->tlen, g->tail);
+}
+
 /* The listing of Find: up to max entries of directory dir (0: all of them), "." and
  * ".." included, as fileio's readdir loop; 0 if one matched pattern (fnmatch's syntax, case
  * ignored as SMB does), ENOENT (NO_SUCH_FILE) if none did, or an errno. */
 static int list(struct lg_client *c, const char *dir, const char *pattern, uint64_t max)
 {
 	struct lg_dirscan s;
+	struct glob g;
 	unsigned char type;
 	const char *entry;
 	bool found = false;
@@ -287,11 +341,12 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
 	if (fd < 0)
 		return -fd;
+	glob_init(&g, pattern);
 	lg_dirscan_init(&s, fd, buf);
 	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
 	     n++)
-		found = found || matches(pattern, entry);
-	close(fd);
+		found = found || glob_match(&g, entry);
+	lg_sys_close(fd);
 	if (rc < 0)
 		return -rc;
 	return found ? 0 : ENOENT;
@@ -374,5 +429,5 @@ int lg_op_lock(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 
 	(void)call;
 	(void)bytes;
-	return result(fcntl(c->fds[op->slot], F_OFD_SETLK, &fl));
+	return result(fcntl(c->slots[op->slot].fd, F_OFD_SETLK, &fl));
 }

@@ -12,11 +12,7 @@ void lg_window_clear(struct lg_window *w)
 
 void lg_window_record(struct lg_window *w, uint64_t ns)
 {
-	_Atomic uint32_t *b = &w->buckets[lg_histogram_bucket(ns) / LG_WINDOW_MERGE];
-
-	/* single writer: a load and a store, no locked read-modify-write */
-	atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
+	lg_window_record_bucket(w, lg_histogram_bucket(ns));
 }
 
 void lg_window_add(struct lg_window_sum *sum, const struct lg_window *w)

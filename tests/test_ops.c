@@ -41,26 +41,26 @@ static void test_write_offsets(void **state)
 	assert_int_equal(h_exec(h, RUN, 1, 0, &b), LG_EXEC_SKIPPED(LG_SKIP_PREV));
 	assert_int_equal(b, 0);
 	assert_int_equal(h_size(h, "f"), 0);
-	assert_int_equal(h->c.pos[s], 0);
+	assert_int_equal(h->c.slots[s].pos, 0);
 	assert_int_equal(h_exec(h, RUN, 2, 0, &b), 0);
 	assert_int_equal(b, 100);
-	assert_int_equal(h->c.last[s], 1000);
-	assert_int_equal(h->c.pos[s], 1100);
+	assert_int_equal(h->c.slots[s].last, 1000);
+	assert_int_equal(h->c.slots[s].pos, 1100);
 	assert_int_equal(h_size(h, "f"), 1100);
 	assert_int_equal(h_exec(h, RUN, 3, 0, &b), 0); /* seq: where the last one ended */
-	assert_int_equal(h->c.last[s], 1100);
+	assert_int_equal(h->c.slots[s].last, 1100);
 	assert_int_equal(h_size(h, "f"), 1200);
 	assert_int_equal(h_exec(h, RUN, 4, 0, &b), 0); /* last: where it started */
-	assert_int_equal(h->c.last[s], 1100);
+	assert_int_equal(h->c.slots[s].last, 1100);
 	assert_int_equal(h_size(h, "f"), 1200);
 	assert_int_equal(h_exec(h, RUN, 5, 0, &b), 0); /* prev: one size before last */
-	assert_int_equal(h->c.last[s], 1000);
+	assert_int_equal(h->c.slots[s].last, 1000);
 	assert_int_equal(h_exec(h, RUN, 6, 0, &b), 0); /* append: at the end */
 	assert_int_equal(b, 50);
-	assert_int_equal(h->c.last[s], 1200);
+	assert_int_equal(h->c.slots[s].last, 1200);
 	assert_int_equal(h_size(h, "f"), 1250);
 	assert_int_equal(h_exec(h, RUN, 7, 2, &b), 0); /* fixed, third call: next blocks */
-	assert_int_equal(h->c.last[s], 4200);
+	assert_int_equal(h->c.slots[s].last, 4200);
 	assert_int_equal(h_size(h, "f"), 4300);
 	assert_int_equal(h_exec(h, RUN, 8, 0, NULL), 0);
 	h_free(h);
@@ -86,15 +86,15 @@ static void test_prev_skips_every_kind(void **state)
 	assert_int_equal(h_exec(h, RUN, 1, 0, NULL), 0);
 	assert_int_equal(h_exec(h, RUN, 2, 0, &b), LG_EXEC_SKIPPED(LG_SKIP_PREV));
 	assert_int_equal(b, 0); /* a read at 0 would have returned 100 bytes */
-	assert_int_equal(h->c.pos[s], 0);
+	assert_int_equal(h->c.slots[s].pos, 0);
 	assert_int_equal(h_exec(h, RUN, 3, 0, NULL), LG_EXEC_SKIPPED(LG_SKIP_PREV));
 	assert_int_equal(h_exec(h, RUN, 4, 0, NULL), LG_EXEC_SKIPPED(LG_SKIP_PREV));
 	assert_int_equal(h_exec(h, RUN, 5, 0, &b), 0);
-	assert_int_equal(h->c.last[s], 300);
+	assert_int_equal(h->c.slots[s].last, 300);
 	assert_int_equal(h_exec(h, RUN, 6, 0, &b), 0);
 	assert_int_equal(b, 100);
-	assert_int_equal(h->c.last[s], 200);
-	assert_int_equal(h->c.pos[s], 300);
+	assert_int_equal(h->c.slots[s].last, 200);
+	assert_int_equal(h->c.slots[s].pos, 300);
 	h_free(h);
 }
 
@@ -118,13 +118,13 @@ static void test_short_read_then_seq_write(void **state)
 		assert_int_equal(h_exec(h, RUN, i, 0, NULL), 0);
 	assert_int_equal(h_exec(h, RUN, 3, 0, &b), 0);
 	assert_int_equal(b, 50);               /* short */
-	assert_int_equal(h->c.pos[s], 150);    /* not 200 */
+	assert_int_equal(h->c.slots[s].pos, 150);    /* not 200 */
 	assert_int_equal(h_exec(h, RUN, 4, 0, &b), 0);
-	assert_int_equal(h->c.last[s], 150);
+	assert_int_equal(h->c.slots[s].last, 150);
 	assert_int_equal(h_size(h, "f"), 250); /* a hole would make it 300 */
 	assert_int_equal(h_exec(h, RUN, 5, 0, &b), 0);
 	assert_int_equal(b, 0);                /* at the end */
-	assert_int_equal(h->c.pos[s], 250);
+	assert_int_equal(h->c.slots[s].pos, 250);
 	h_free(h);
 }
 
@@ -146,7 +146,7 @@ static void test_random_offsets(void **state)
 		uint64_t off;
 
 		assert_int_equal(h_exec(h, RUN, 1, (uint64_t)i, NULL), 0);
-		off = h->c.last[s];
+		off = h->c.slots[s].last;
 		assert_true(off >= 5000 && off + 100 <= 6000);
 		assert_int_equal((off - 5000) % 100, 0);
 		seen[(off - 5000) / 100] = true;
@@ -194,7 +194,7 @@ static void test_kinds(void **state)
 	assert_int_equal(h_exec(h, RUN, 7, 0, &b), 0);
 	assert_int_equal(h_exec(h, RUN, 8, 0, &b), 0);
 	assert_int_equal(h_exec(h, RUN, 9, 0, &b), 0);
-	assert_int_equal(h->c.fds[0], -1);
+	assert_int_equal(h->c.slots[0].fd, -1);
 	assert_int_equal(h_exec(h, RUN, 10, 0, &b), 0);
 	assert_int_equal(h_exec(h, RUN, 11, 0, &b), 0);
 	assert_int_equal(h_exec(h, RUN, 12, 0, &b), 0);

@@ -5,7 +5,9 @@
  * tests/integration/test_dbench_strace.py. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,21 +27,25 @@ static char base[] = "/tmp/lg_ops_dbench_XXXXXX";
 
 /* Paths the ops below use, by index (as a workload's path table). */
 enum { P_DIR, P_FILE, P_UPPER, P_MISSING, P_NODIR, P_SUB, P_SUBFILE, P_PATTERN,
-       P_NOMATCH, P_NEW, P_CASE, P_ESCAPED, P_CLASS, P_STARS, NPATHS };
+       P_NOMATCH, P_NEW, P_CASE, P_ESCAPED, P_CLASS, P_STARS, P_BRACKET, P_BRACE,
+       P_TAILS, P_TAILS_END = P_TAILS + 12, NPATHS = P_TAILS_END };
 static const char *paths[NPATHS] = {
 	[P_DIR] = "d", [P_FILE] = "d/a.txt", [P_UPPER] = "d/A.TXT",
 	[P_MISSING] = "d/missing", [P_NODIR] = "nodir/x", [P_SUB] = "d/sub",
 	[P_SUBFILE] = "d/sub/deep.txt", [P_PATTERN] = "*.txt", [P_NOMATCH] = "*.jnk",
 	[P_NEW] = "d/b.txt", [P_CASE] = "A.?X*", [P_ESCAPED] = "\\*", [P_CLASS] = "[a].TXT",
-	[P_STARS] = "**a*t**",
+	[P_STARS] = "**a*t**", [P_BRACKET] = "d/X[1", [P_BRACE] = "d/X{1",
+	/* '*' then a literal (Find's fast path), and near misses of it */
+	[P_TAILS] = "*", "*.TXT", "*xT", "*A.txt", "*ba.txt", "*..", "*.", "*.txt.",
+	"*?txt", "*\\.txt", "*[.]txt", "*a.tx",
 };
 
 /* One client over the temporary directory, with one file slot. */
 struct fixture {
 	struct lg_shared sh;
 	struct lg_client c;
-	int fds[1];
-	uint64_t pos[1], last[1], vars[1];
+	struct lg_slot slots[1];
+	uint64_t vars[1];
 };
 
 static int setup(void **state)
@@ -51,11 +57,9 @@ static int setup(void **state)
 	assert_true(f->sh.dirfd >= 0);
 	f->c.sh = &f->sh;
 	f->c.paths = paths;
-	f->c.fds = f->fds;
-	f->c.pos = f->pos;
-	f->c.last = f->last;
+	f->c.slots = f->slots;
 	f->c.vars = f->vars;
-	f->fds[0] = -1;
+	f->slots[0].fd = -1;
 	assert_int_equal(mkdirat(f->sh.dirfd, "d", 0755), 0);
 	*state = f;
 	return 0;
@@ -67,8 +71,8 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char cmd[128];
 
-	if (f->fds[0] >= 0)
-		close(f->fds[0]);
+	if (f->slots[0].fd >= 0)
+		close(f->slots[0].fd);
 	for (size_t i = 0; i < LG_DIR_LEVELS; i++)
 		free(f->c.dirbufs[i]);
 	close(f->sh.dirfd);
@@ -126,6 +130,12 @@ static void test_resolve(void **state)
 	assert_int_equal(exec(f, &q), ENOENT);
 	q.path = P_NODIR;
 	assert_int_equal(exec(f, &q), ENOENT);
+	/* letters only: '[' and '{' differ in the case bit as 'X' and 'x' do */
+	touch(f, "d/x[1");
+	q.path = P_BRACKET;
+	assert_int_equal(exec(f, &q), 0);
+	q.path = P_BRACE;
+	assert_int_equal(exec(f, &q), ENOENT);
 	/* --resolve stat: only the stat, so the other case is not found */
 	f->sh.resolve = LG_RESOLVE_STAT;
 	q.path = P_UPPER;
@@ -166,8 +176,8 @@ static void test_ntcreate(void **state)
 	o.flags = O_RDWR | O_CREAT;
 	o.slot = 0;
 	assert_int_equal(exec(f, &o), 0);
-	assert_true(f->fds[0] >= 0);
-	assert_int_equal(fstat(f->fds[0], &st), 0);
+	assert_true(f->slots[0].fd >= 0);
+	assert_int_equal(fstat(f->slots[0].fd, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	o = op_of(LG_OP_NTCREATE, P_SUB, LG_NO_SLOT);
 	o.flags = O_RDONLY | O_DIRECTORY | O_CREAT;
@@ -239,6 +249,26 @@ static void test_find(void **state)
 	assert_int_equal(exec(f, &o), ENOENT);
 }
 
+/* Find's patterns of '*' then a literal (matched by the name's end) and their near
+ * misses: each result is fnmatch(3)'s with FNM_CASEFOLD over the entries listed. */
+static void test_find_tails(void **state)
+{
+	static const char *names[] = { ".", "..", "a.txt" };
+	struct fixture *f = *state;
+	struct lg_op o = op_of(LG_OP_FIND, P_DIR, P_TAILS);
+
+	touch(f, "d/a.txt");
+	for (uint32_t p = P_TAILS; p < P_TAILS_END; p++) {
+		bool want = false;
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			want = want || fnmatch(paths[p], names[i], FNM_CASEFOLD) == 0;
+		o.path2 = p;
+		if (exec(f, &o) != (want ? 0 : ENOENT))
+			fail_msg("Find of %s: %s expected", paths[p], want ? "a match" : "none");
+	}
+}
+
 /* The scanner returns every entry once, "." and ".." included, over many buffers. */
 static void test_dirscan(void **state)
 {
@@ -295,6 +325,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ntcreate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deltree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find_tails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dirscan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dirbuf, setup, teardown),
 	};

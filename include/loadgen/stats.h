@@ -23,17 +23,19 @@ enum lg_skip_reason {
 	LG_SKIP_REASONS
 };
 
-/* Counters of one op type (stats label). */
+/* Counters of one op type (stats label). The fields every op writes (count, bytes,
+ * the histogram's header) come last and together, so recording an op touches one or
+ * two cache lines of them besides its bucket. */
 struct lg_type_stats {
-	uint64_t count;                /* ops completed (each read/write call is one op) */
 	uint64_t errors;               /* ops whose result differed from the expected one */
 	uint64_t skipped[LG_SKIP_REASONS]; /* steps not executed, by enum lg_skip_reason:
 					      not in count, bytes or hist */
-	uint64_t bytes_read;           /* bytes read calls returned */
-	uint64_t bytes_written;        /* bytes write calls returned */
 	uint64_t errnos[LG_ERRNO_MAX]; /* unexpected results by errno; [0]: unexpected success */
 	uint64_t corruptions;          /* --verify: blocks read back not as written, counted
 					  in every phase and never reset (see verify.h) */
+	uint64_t count;                /* ops completed (each read/write call is one op) */
+	uint64_t bytes_read;           /* bytes read calls returned */
+	uint64_t bytes_written;        /* bytes write calls returned */
 	struct lg_histogram hist;      /* latency of every op, ns */
 };
 
