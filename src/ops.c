@@ -216,20 +216,15 @@ static int do_readdir(struct lg_client *c, const struct lg_op *op, uint64_t call
 	struct lg_dirscan s;
 	unsigned char type;
 	const char *name;
-	char *buf;
-	int fd, rc = lg_op_dirbuf(c, 0, &buf);
+	int rc = lg_op_dirscan(c, c->sh->dirfd, lg_op_path(c, op->path, op->var), 0, 0, &s);
 
 	(void)call;
 	(void)bytes;
 	if (rc)
 		return rc;
-	fd = lg_dirscan_open(c->sh->dirfd, lg_op_path(c, op->path, op->var), 0);
-	if (fd < 0)
-		return -fd;
-	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &name, &type)) > 0)
 		;
-	lg_sys_close(fd);
+	lg_sys_close(s.fd);
 	return -rc;
 }
 

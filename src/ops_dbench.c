@@ -53,6 +53,21 @@ int lg_op_dirbuf(struct lg_client *c, unsigned level, char **buf)
 	return 0;
 }
 
+int lg_op_dirscan(struct lg_client *c, int parent, const char *path, unsigned level,
+		  int like_opendir, struct lg_dirscan *s)
+{
+	char *buf;
+	int fd, rc = lg_op_dirbuf(c, level, &buf);
+
+	if (rc)
+		return rc;
+	fd = lg_dirscan_open(parent, path, like_opendir);
+	if (fd < 0)
+		return -fd;
+	lg_dirscan_init(s, fd, buf);
+	return 0;
+}
+
 /* Split path into its directory, copied into dir (len bytes; "." for the run directory
  * itself), and its last component, returned. NULL when dir is too small. */
 static const char *split(const char *path, char *dir, size_t len)
@@ -102,22 +117,17 @@ static int find_name(struct lg_client *c, const char *dir, const char *name, boo
 	struct lg_dirscan s;
 	unsigned char type;
 	const char *entry;
-	char *buf;
-	int fd, rc = lg_op_dirbuf(c, 0, &buf);
+	int rc = lg_op_dirscan(c, c->sh->dirfd, dir, 0, 1, &s);
 
 	*found = false;
 	if (rc)
 		return rc;
-	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
-	if (fd < 0)
-		return -fd;
-	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0)
 		if (same_nocase(entry, name)) {
 			*found = true;
 			break;
 		}
-	lg_sys_close(fd);
+	lg_sys_close(s.fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -200,26 +210,21 @@ static int deltree_at(struct lg_client *c, int parent, const char *name, unsigne
 	unsigned char type;
 	const char *entry;
 	struct stat st;
-	char *buf;
-	int fd, rc = lg_op_dirbuf(c, level, &buf);
+	int rc = lg_op_dirscan(c, parent, name, level, 1, &s);
 
 	if (rc)
 		return rc;
-	fd = lg_dirscan_open(parent, name, 1);
-	if (fd < 0)
-		return -fd;
-	lg_dirscan_init(&s, fd, buf);
 	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0) {
 		if (!strcmp(entry, ".") || !strcmp(entry, ".."))
 			continue;
-		if (fstatat(fd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (fstatat(s.fd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode))
-			(void)deltree_at(c, fd, entry, level + 1);
+			(void)deltree_at(c, s.fd, entry, level + 1);
 		else
-			(void)unlinkat(fd, entry, 0);
+			(void)unlinkat(s.fd, entry, 0);
 	}
-	lg_sys_close(fd);
+	lg_sys_close(s.fd);
 	return rc < 0 ? -rc : 0;
 }
 
@@ -333,20 +338,15 @@ static int list(struct lg_client *c, const char *dir, const char *pattern, uint6
 	unsigned char type;
 	const char *entry;
 	bool found = false;
-	char *buf;
-	int fd, rc = lg_op_dirbuf(c, 0, &buf);
+	int rc = lg_op_dirscan(c, c->sh->dirfd, dir, 0, 1, &s);
 
 	if (rc)
 		return rc;
-	fd = lg_dirscan_open(c->sh->dirfd, dir, 1);
-	if (fd < 0)
-		return -fd;
 	glob_init(&g, pattern);
-	lg_dirscan_init(&s, fd, buf);
 	for (uint64_t n = 0; (!max || n < max) && (rc = lg_dirscan_next(&s, &entry, &type)) > 0;
 	     n++)
 		found = found || glob_match(&g, entry);
-	lg_sys_close(fd);
+	lg_sys_close(s.fd);
 	if (rc < 0)
 		return -rc;
 	return found ? 0 : ENOENT;

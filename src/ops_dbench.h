@@ -38,4 +38,11 @@ int lg_op_resolved(struct lg_client *c, const struct lg_op *op, uint64_t call,
  * on first use and kept until lg_client_fini. 0, ENOMEM, or ELOOP past LG_DIR_LEVELS. */
 int lg_op_dirbuf(struct lg_client *c, unsigned level, char **buf);
 
+struct lg_dirscan;
+/* Open path under directory fd parent (lg_dirscan_open; like_opendir: with its fstat)
+ * and start *s reading it into the buffer of nesting level. The caller closes s->fd.
+ * 0 or an errno. */
+int lg_op_dirscan(struct lg_client *c, int parent, const char *path, unsigned level,
+		  int like_opendir, struct lg_dirscan *s);
+
 #endif
