@@ -46,9 +46,9 @@ trap cleanup EXIT
 
 # Every shared library the binary needs comes from a package named in Depends.
 for lib in $(objdump -p /usr/bin/loadgen | awk '/NEEDED/ {print $2}'); do
-	path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
-	# (sed reads all of dpkg's output: head would leave dpkg to die of SIGPIPE, which
-	# pipefail turns into a failure)
+	# (awk and sed read all of their input: stopping early would leave ldconfig or dpkg
+	# to die of SIGPIPE once its output outgrows the pipe, and pipefail makes that fatal)
+	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found {print $NF; found = 1}')
 	pkg=$(dpkg -S "$(realpath "$path")" 2>/dev/null | sed -n '1s/:.*//p') ||
 		pkg=$(dpkg -S "$path" | sed -n '1s/:.*//p')
 	case ", $depends" in
