@@ -190,15 +190,52 @@ def callgrind(cmd, function, outdir, timeout):
              f"--toggle-collect={function}", f"--callgrind-out-file={out}"] + cmd, timeout)
     if p.rc != 0:
         raise BenchError(f"callgrind {cmd[0]}: exit {p.rc}: {_tail(p.err)}")
-    total = 0
-    with open(out) as f:
-        for line in f:
-            if line.startswith("totals:"):
-                total = int(line.split()[1])
+    total = callgrind_file(out)[0]
     os.unlink(out)
     if total == 0:
         raise BenchError(f"callgrind counted nothing in {function} (renamed?)")
     return p, total
+
+
+_CG_NAME = re.compile(r"^c?fn=\((\d+)\)(?: (.*))?$")
+
+
+def callgrind_file(path):
+    """(instructions, {function: calls}) of one callgrind output file: its totals, and
+    how often each function was called (callgrind's compressed names resolved)."""
+    total, names, calls, callee = 0, {}, {}, None
+    with open(path) as f:
+        for line in f:
+            m = _CG_NAME.match(line)
+            if m:
+                if m.group(2):
+                    names[m.group(1)] = m.group(2).split("'")[0]
+                callee = names.get(m.group(1)) if line.startswith("cfn=") else None
+            elif line.startswith("calls=") and callee:
+                calls[callee] = calls.get(callee, 0) + int(line.split()[0][6:])
+            elif line.startswith("totals:"):
+                total = int(line.split()[1])
+    return total, calls
+
+
+def callgrind_busiest(cmd, outdir, timeout):
+    """Run cmd under callgrind with its children (dbench forks one process per client);
+    returns (Proc, instructions, calls) of the process that executed the most user
+    instructions (callgrind_file)."""
+    os.makedirs(outdir, exist_ok=True)
+    pattern = os.path.join(outdir, "callgrind.out.%p")
+    p = run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+             f"--callgrind-out-file={pattern}"] + cmd, timeout)
+    if p.rc != 0:
+        raise BenchError(f"callgrind {cmd[0]}: exit {p.rc}: {_tail(p.err)}")
+    files = [os.path.join(outdir, f) for f in os.listdir(outdir)
+             if f.startswith("callgrind.out.")]
+    best = max((callgrind_file(f) for f in files), default=(0, {}), key=lambda r: r[0])
+    for f in files:
+        os.unlink(f)
+    if best[0] == 0:
+        raise BenchError(f"callgrind counted nothing in {cmd[0]}")
+    return p, best[0], best[1]
 
 
 def descendants(pid):

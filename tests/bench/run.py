@@ -171,6 +171,8 @@ class Bench:
             self.add(Row("dbench", f"  the same without the load, {n} clients",
                          median(x[2] for x in lg), median(x[1] for x in db),
                          median(b[2] / a[1] for a, b in zip(db, lg)), None))
+        if shutil.which("valgrind"):
+            self.dbench_instructions()
         self.dbench_calls()  # last: a failure to trace keeps the rows above
 
     def dbench_calls(self):
@@ -181,12 +183,7 @@ class Bench:
             raise benchlib.BenchError("strace is missing (apt-get install strace)")
         work = tempfile.mkdtemp(dir=self.root, prefix="trace.")
         try:
-            with open(DBENCH_LOADFILE, errors="replace") as f:
-                head = [line for _, line in zip(range(SLICE_LINES), f)]
-            path = os.path.join(work, "slice.txt")
-            with open(path, "w") as f:
-                f.writelines(head)
-            db, lg = dbench_trace.calls_per_op(self.loadgen, path, work)
+            db, lg = dbench_trace.calls_per_op(self.loadgen, self.slice(work), work)
         except RuntimeError as e:
             raise benchlib.BenchError(f"tracing the slice: {e}") from None
         finally:
@@ -194,6 +191,44 @@ class Bench:
         self.raw["dbench_calls_per_op"] = {"dbench": db, "loadgen": lg}
         self.add(Row("dbench", f"filesystem calls per op (strace, {SLICE_LINES} lines)",
                      lg, db, lg / db, (">=", 1.0)))
+
+    def slice(self, work):
+        """client.txt's first SLICE_LINES lines in work/slice.txt; returns its path."""
+        with open(DBENCH_LOADFILE, errors="replace") as f:
+            head = [line for _, line in zip(range(SLICE_LINES), f)]
+        path = os.path.join(work, "slice.txt")
+        with open(path, "w") as f:
+            f.writelines(head)
+        return path
+
+    def dbench_instructions(self):
+        """User-space instructions per op of both clients' loops on the same slice
+        (callgrind): exact, where user CPU seconds are sampled at the timer tick and
+        charge user mode with part of every system call's return (see README). dbench's
+        one client process, all of it, per loadfile line read (its fgets calls: it reads
+        and parses a line per op); loadgen's lg_client_main per op (its one-time load has
+        the rows above: under valgrind, nettle's SHA-256 runs without the SHA
+        instructions, so instructions would overstate it)."""
+        work = tempfile.mkdtemp(dir=self.root, prefix="callgrind.")
+        try:
+            path = self.slice(work)
+            _, db_ir, calls = benchlib.callgrind_busiest(
+                ["dbench", "-c", path, "-D", benchlib.empty_dir(os.path.join(work, "d")),
+                 "-t", "2", "1"], os.path.join(work, "out"), 600)
+            if not calls.get("fgets"):
+                raise benchlib.BenchError("callgrind saw no fgets in dbench's client")
+            db = db_ir / calls["fgets"]
+            jpath = os.path.join(work, "lg.json")
+            lg_cmd = [self.loadgen, "-q", "--json", jpath, "-c", path, "-t", "2",
+                      "--warmup", "0", "-D", benchlib.empty_dir(os.path.join(work, "l")), "1"]
+            _, lg_ir = benchlib.callgrind(lg_cmd, "lg_client_main", work, 600)
+            with open(jpath) as f:
+                lg = lg_ir / benchlib.json.load(f)["runs"][0]["ops"]
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        self.raw["dbench_instructions_per_op"] = {"dbench": db, "loadgen": lg}
+        self.add(Row("dbench", "user instructions per op (callgrind)", lg, db, lg / db,
+                     ("<=", 0.2)))
 
     def dbench_mode(self, n):
         """[] for threads, or ['--processes'] when loadgen refuses n threads because of

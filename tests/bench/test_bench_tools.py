@@ -31,6 +31,25 @@ Throughput 600.366 MB/sec  2 clients  2 procs  max_latency=5.776 ms
 """
 
 
+# callgrind's format, names compressed: "(2) fgets" defines name 2, "(2)" uses it
+CALLGRIND_OUT = """\
+version: 1
+events: Ir
+fn=(1) main
+cfn=(2) fgets
+calls=3 0x10
+12 40
+cfn=(3) close'2
+calls=1 0x20
+13 5
+fn=(4) child
+cfn=(2)
+calls=4 0x10
+20 50
+totals: 1234
+"""
+
+
 def check(cond, what):
     if not cond:
         print("FAIL:", what)
@@ -79,6 +98,15 @@ def test_dbench_parse():
         check(True, "dbench: missing table is an error")
 
 
+def test_callgrind_file(tmp):
+    path = os.path.join(tmp, "callgrind.out.1")
+    with open(path, "w") as f:
+        f.write(CALLGRIND_OUT)
+    total, calls = benchlib.callgrind_file(path)
+    check(total == 1234, "callgrind: totals read")
+    check(calls == {"fgets": 7, "close": 1}, f"callgrind: calls by name summed: {calls}")
+
+
 def test_pss():
     pss = benchlib.pss_bytes(os.getpid())
     check(1e6 < pss < 1e9, f"pss of this python: {pss / 1e6:.1f} MB")
@@ -115,6 +143,7 @@ def main():
         test_hist()
         test_load(tmp)
         test_dbench_parse()
+        test_callgrind_file(tmp)
         test_pss()
         test_workloads(tmp)
 
