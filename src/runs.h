@@ -24,7 +24,7 @@
  * exit status (said). */
 int lg_runs_join_ranks(struct lg_config *cfg);
 /* Load the workload for cfg->clients per rank into *wl (caller destroys it); *hash gets
- * a hash of its text. Returns 0 or a negative errno, with the reason in err. */
+ * a hash of its text (of its SHA-256). Returns 0 or a negative errno, with the reason in err. */
 int lg_runs_load_workload(const struct lg_config *cfg, struct lg_workload **wl,
 			  uint64_t *hash, char *err, size_t errlen);
 /* Checks of the target and the output paths that may refuse the run; adds the open
