@@ -7,7 +7,7 @@
   every run write more bytes per op than the one before, as a machine that drifts would;
   ab says "no significant difference" and reports the drift apart, while two separate
   --repeat batches before and after the drift, compared with `loadgen compare`, differ;
-- B really ~5 % slower (its own --rate-ops 190 against 200) is called slower, and
+- B really 10 % slower (its own --rate-ops 270 against 300) is called slower, and
   --fail-if-slower exits 3;
 - SIGINT keeps the finished rounds and says how many pairs the verdict rests on."""
 import json
@@ -146,16 +146,17 @@ verdicts = json.dumps(cj)
 check('"faster"' in verdicts, "the same drift between two --repeat batches: compare says"
       " faster", c)
 
-# --- B ~5 % slower: its own --rate-ops 285 against 300, on a workload whose every op
-# cycle moves the same bytes (so MB/s follows the op rate)
+# --- B 10 % slower: its own --rate-ops 270 against 300, on a workload whose every op
+# cycle moves the same bytes (so MB/s follows the op rate). 10 %, with a band of +-5 %:
+# a 0.6 s run of 180 ops loses a few percent to one late stall on a busy machine.
 fixed = write(os.path.join(d, "fixed.yaml"), open(wl).read())
 # 6 rounds: one slow run (a loaded machine, a sanitizer build) must not decide it
-p = ab(["--variant", "a=", "--variant", "b=", "--variant-opts", "b=--rate-ops 285",
+p = ab(["--variant", "a=", "--variant", "b=", "--variant-opts", "b=--rate-ops 270",
         "-D", "x", "-c", fixed, "--rounds", "6", "--json", "ab.json", "--fail-if-slower", "2"]
        + RUN + ["1"])
 ab_an = load(os.path.join(d, "ab.json"))
-check(ab_an["verdict"] == "slower" and -9 < ab_an["change_pct"] < -2.5,
-      f"B at 95 % of the rate: slower ({ab_an['change_pct']:.2f} %)", show(p))
+check(ab_an["verdict"] == "slower" and -15 < ab_an["change_pct"] < -5,
+      f"B at 90 % of the rate: slower ({ab_an['change_pct']:.2f} %)", show(p))
 check(p.returncode == 3, "--fail-if-slower 2 exits 3", show(p))
 
 # --- SIGINT keeps the finished rounds
