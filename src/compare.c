@@ -119,7 +119,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 /* --- The command --- */
 
 /* Runs cut short (interrupted, partial) still measured a rate, so they count; but the
- * reader should know, since a short run is noisier. */
+ * reader should know, since a short run is noisier. Runs that failed in setup were left
+ * out when the file was loaded; say so. */
 static void warn_incomplete(const struct lg_cmp_file *f)
 {
 	const json_t *run;
@@ -132,6 +133,9 @@ static void warn_incomplete(const struct lg_cmp_file *f)
 			fprintf(stderr, "loadgen compare: %s: runs[%zu] is \"%s\"; included\n",
 				f->path, r, st);
 	}
+	if (f->nfailed)
+		fprintf(stderr, "loadgen compare: %s: %zu run%s failed in setup and measured "
+			"nothing; left out\n", f->path, f->nfailed, f->nfailed == 1 ? "" : "s");
 }
 
 /* Load every file; one that cannot be used is reported and marked skipped. Returns

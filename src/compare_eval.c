@@ -229,6 +229,40 @@ out:
 	return rc;
 }
 
+/* Leave out the runs whose setup failed (status "failed"): they measured nothing, and
+ * their 0 MB/s would read as a slowdown. f->runs becomes an array of the others, with
+ * f->mbps and f->ops compacted alike; f->nfailed counts what was left out. Runs were
+ * checked before, so messages name their index in the file. */
+static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
+{
+	json_t *kept = json_array(), *run;
+	size_t r, n = 0;
+
+	if (!kept)
+		return lg_errf(err, errlen, -ENOMEM, "%s: %s", f->path, strerror(ENOMEM));
+	json_array_foreach(f->runs, r, run) {
+		const char *st = json_string_value(json_object_get(run, "status"));
+
+		if (st && strcmp(st, "failed") == 0) {
+			f->nfailed++;
+			continue;
+		}
+		if (json_array_append(kept, run)) {
+			json_decref(kept);
+			return lg_errf(err, errlen, -ENOMEM, "%s: %s", f->path, strerror(ENOMEM));
+		}
+		f->mbps[n] = f->mbps[r];
+		f->ops[n++] = f->ops[r];
+	}
+	json_decref(f->runs);
+	f->runs = kept;
+	f->nruns = n;
+	if (n == 0)
+		return lg_errf(err, errlen, -EINVAL,
+			    "%s: every run failed in its setup: nothing was measured", f->path);
+	return 0;
+}
+
 int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, char *err,
 		     size_t errlen)
 {
@@ -238,8 +272,11 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 	out->path = path;
 	out->doc = doc;
 	rc = check_doc(out, err, errlen);
-	if (rc)
+	if (rc) {
+		out->runs = NULL; /* not owned yet */
 		goto fail;
+	}
+	json_incref(out->runs);
 	out->nruns = json_array_size(out->runs);
 	out->mbps = calloc(out->nruns, sizeof(double));
 	out->ops = calloc(out->nruns, sizeof(double));
@@ -252,6 +289,9 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 		if (rc)
 			goto fail;
 	}
+	rc = drop_failed(out, err, errlen);
+	if (rc)
+		goto fail;
 	rc = make_groups(out);
 	if (rc) {
 		lg_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
@@ -317,6 +357,7 @@ void lg_cmp_file_release(struct lg_cmp_file *f)
 {
 	if (!f)
 		return;
+	json_decref(f->runs);
 	json_decref(f->doc);
 	free(f->mbps);
 	free(f->ops);

@@ -126,6 +126,52 @@ static void test_too_few_runs(void **state)
 	assert_int_equal(verdict_of(one, 1, one, 1, &default_opts, &r), LG_VERDICT_NONE);
 }
 
+/* Set the status of run r of doc. */
+static json_t *with_status(json_t *doc, size_t r, const char *status)
+{
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), r), "status",
+			    json_string(status));
+	return doc;
+}
+
+/* A run that failed in setup measured nothing: left out, not a 0 MB/s sample that reads
+ * as a slowdown; a run cut short still counts. */
+static void test_failed_runs_left_out(void **state)
+{
+	const double base[] = { 100, 101, 99, 100 }, other[] = { 100, 99, 101, 0 };
+	const double all[] = { 0, 0 };
+	struct lg_cmp_file fa, fb;
+	struct lg_cmp_result r;
+	char err[256];
+
+	(void)state;
+	load(&fa, base, NULL, 4);
+	assert_int_equal(lg_cmp_file_init("f.json", with_status(make_doc(other, NULL, 4, "6.1.0"),
+								  3, "failed"),
+					  &fb, err, sizeof(err)), 0);
+	assert_int_equal(fb.nruns, 3);
+	assert_int_equal(fb.nfailed, 1);
+	assert_int_equal(json_array_size(fb.runs), 3);
+	assert_int_equal(fb.groups[0].n, 3);
+	lg_cmp_decide(&fa, &fb, &default_opts, &r);
+	assert_int_equal(r.verdict, LG_VERDICT_SAME);
+	assert_int_equal(r.metric[LG_CMP_MBPS].other.n, 3);
+	lg_cmp_file_release(&fb);
+	/* interrupted: included */
+	assert_int_equal(lg_cmp_file_init("i.json", with_status(make_doc(other, NULL, 4, "6.1.0"),
+								  3, "interrupted"),
+					  &fb, err, sizeof(err)), 0);
+	assert_int_equal(fb.nruns, 4);
+	assert_int_equal(fb.nfailed, 0);
+	lg_cmp_file_release(&fb);
+	lg_cmp_file_release(&fa);
+	/* nothing measured at all: refused, naming the file */
+	assert_int_equal(lg_cmp_file_init("z.json", with_status(with_status(
+		make_doc(all, NULL, 2, "6.1.0"), 0, "failed"), 1, "failed"), &fb, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "z.json: every run failed in its setup"));
+}
+
 static void test_fail_if_slower(void **state)
 {
 	const double base[] = { 100, 101, 99, 100 }, half[] = { 50, 51, 49, 50 };
@@ -310,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_min_effect),
 		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_failed_runs_left_out),
 		cmocka_unit_test(test_fail_if_slower),
 		cmocka_unit_test(test_ops_decide_without_bytes),
 		cmocka_unit_test(test_constant_runs),

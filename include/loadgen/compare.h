@@ -44,8 +44,9 @@ struct lg_cmp_group {
 struct lg_cmp_file {
 	const char *path; /* name for messages (borrowed) */
 	json_t *doc;      /* the whole result (one reference owned) */
-	json_t *runs;     /* doc's "runs", a non-empty array (borrowed from doc) */
+	json_t *runs;     /* doc's "runs" but those whose setup failed: non-empty (owned) */
 	size_t nruns;     /* entries in runs */
+	size_t nfailed;   /* runs of doc left out of runs: status "failed", nothing measured */
 	double *mbps;     /* per-run throughput_mbps, nruns values (owned) */
 	double *ops;      /* per-run ops_per_s, nruns values (owned) */
 	struct lg_cmp_group *groups; /* runs by client count, in ascending count (owned) */

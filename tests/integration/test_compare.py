@@ -295,6 +295,14 @@ cut = save("cut.json", cut)
 p = compare("--json", base, cut)
 check(p.rc == 0 and 'runs[2] is "interrupted"' in p.err and json.loads(p.out),
       "interrupted run: warned on stderr, JSON intact", show(p))
+# A run that failed in setup measured nothing: left out, and said (its 0 MB/s is no
+# slowdown).
+failed = result([100, 101, 99, 0])
+failed["runs"][3]["status"] = "failed"
+p = compare("--json", "--fail-if-slower", "5", base, save("failed.json", failed))
+cmp_doc = json.loads(p.out) if p.out else {}
+check(p.rc == 0 and "1 run failed in setup and measured nothing; left out" in p.err and
+      cmp_doc["comparisons"][0]["runs"] == 3, "failed run: left out, said on stderr", show(p))
 
 # Usage errors and --help.
 for args, what in (([base], "one file"), ([], "no files"), (["--bogus", base, half], "bad option"),
