@@ -1,7 +1,7 @@
-/* Unit tests of dbench's ops (ops_dbench.c) and the directory scanner (dirscan.c) over
- * a temporary directory: name resolution in any case, the three --resolve modes,
- * NTCreateX, Deltree leaving directories, Find's entry limit and statuses, per-client
- * buffers. The calls each op makes are checked against dbench itself under strace by
+/* Unit tests of dbench's ops (ops_dbench.c) over a temporary directory: name
+ * resolution in any case, the three --resolve modes, NTCreateX, Deltree leaving
+ * directories, Find's entry limit and statuses, per-client buffers (the directory
+ * reader they share has tests/test_dirscan.c). The calls each op makes are checked against dbench itself under strace by
  * tests/integration/test_dbench_strace.py. */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,6 @@
 #include <cmocka.h>
 
 #include "client.h"
-#include "dirscan.h"
 #include "ops_dbench.h"
 
 static char base[] = "/tmp/lg_ops_dbench_XXXXXX";
@@ -269,41 +268,6 @@ static void test_find_tails(void **state)
 	}
 }
 
-/* The scanner returns every entry once, "." and ".." included, over many buffers. */
-static void test_dirscan(void **state)
-{
-	struct fixture *f = *state;
-	enum { N = 1500 };
-	char name[64], *buf;
-	struct lg_dirscan s;
-	const char *entry;
-	unsigned char type;
-	unsigned seen = 0, dots = 0;
-	int fd, rc;
-
-	for (int i = 0; i < N; i++) {
-		snprintf(name, sizeof(name), "d/a-rather-long-file-name-%05d", i);
-		touch(f, name);
-	}
-	assert_int_equal(lg_op_dirbuf(&f->c, 0, &buf), 0);
-	fd = lg_dirscan_open(f->sh.dirfd, "d", 1);
-	assert_true(fd >= 0);
-	lg_dirscan_init(&s, fd, buf);
-	while ((rc = lg_dirscan_next(&s, &entry, &type)) > 0) {
-		if (!strcmp(entry, ".") || !strcmp(entry, ".."))
-			dots++;
-		else
-			seen++;
-	}
-	close(fd);
-	assert_int_equal(rc, 0);
-	assert_int_equal(seen, N);
-	assert_int_equal(dots, 2);
-	assert_int_equal(lg_dirscan_open(f->sh.dirfd, "d/missing", 0), -ENOENT);
-	touch(f, "d/file");
-	assert_int_equal(lg_dirscan_open(f->sh.dirfd, "d/file", 1), -ENOTDIR);
-}
-
 /* Buffers are made once per level and kept; levels are bounded. */
 static void test_dirbuf(void **state)
 {
@@ -326,7 +290,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deltree, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find_tails, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dirscan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dirbuf, setup, teardown),
 	};
 	int rc;

@@ -317,15 +317,6 @@ static const struct bad bad_inputs[] = {
 	  "t.yaml:1:59: bad size '64kb' for 'size': unknown size unit (use B, K/KiB, M/MiB, "
 	  "G/GiB, T/TiB, or KB, MB, GB, TB for powers of 1000); did you mean '64KiB' (powers "
 	  "of 1024) or '64kB' (powers of 1000)?" },
-	/* a slot opened again while provably still open */
-	{ "run:\n  - create: {path: a, as: f}\n  - write: {file: f, size: 1}\n"
-	  "  - open: {path: a, as: f}\n", "t.yaml:4:25: file 'f' is opened again while still "
-	  "open: the open at line 2 is not closed before this one; close it first" },
-	{ "run:\n  - repeat:\n      count: 2\n      do:\n        - create: {path: a, as: f}\n"
-	  "        - create: {path: b, as: f}\n", "t.yaml:6:33: file 'f' is opened again" },
-	{ "setup: [create: {path: a, as: f}, close: f]\nrun:\n  - open: {path: a, as: f}\n"
-	  "  - choose: [{do: [stat: a]}]\n  - open: {path: a, as: g}\n  - open: {path: a, as: g}\n",
-	  "t.yaml:6:25: file 'g' is opened again while still open: the open at line 5" },
 	{ "run: [sleep: 1.5s]\n", "t.yaml:1:14: bad duration '1.5s' for 'duration': fractions "
 	  "are not allowed; did you mean '1500ms'?" },
 	{ "run: [stat: a]\nrun: [stat: b]\n", "t.yaml:2:1: duplicate key 'run' in the workload" },
@@ -470,32 +461,6 @@ static void test_errors(void **state)
 	}
 }
 
-/* Opening a slot again is only refused where it is proven to be still open. */
-static void test_reopen_not_proven(void **state)
-{
-	static const char *const ok[] = {
-		/* closed between */
-		"run:\n  - create: {path: a, as: f}\n  - close: f\n  - open: {path: a, as: f}\n",
-		/* the first open may have failed */
-		"run:\n  - open: {path: a, as: f, expect: any}\n  - create: {path: a, as: f}\n",
-		"run:\n  - open: {path: a, as: f, expect: ENOENT}\n  - create: {path: a, as: f}\n",
-		/* control flow between the two: left to the run-time check */
-		"run:\n  - create: {path: a, as: f}\n  - repeat: {count: 1, do: [close: f]}\n"
-		"  - open: {path: a, as: f}\n",
-		"run:\n  - create: {path: a, as: f}\n  - choose: [{do: [close: f]}, {do: [stat: a]}]\n"
-		"  - open: {path: a, as: f}\n",
-		/* each phase on its own; a repeat body opening and closing once per pass */
-		"setup: [create: {path: a, as: f}]\nrun: [open: {path: a, as: f}, close: f]\n",
-		"run: [repeat: {count: 3, do: [create: {path: a, as: f}, close: f]}]\n",
-		/* two slots */
-		"run: [create: {path: a, as: f}, create: {path: b, as: g}, close: f, close: g]\n",
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		lg_workload_destroy(load_ok(ok[i]));
-}
-
 static void test_override_errors(void **state)
 {
 	const struct lg_param unknown[] = { { "bz", "1" } };
@@ -533,23 +498,6 @@ static void test_phase_order_and_slots(void **state)
 	assert_int_equal(wl->ops[LG_PHASE_CLEANUP][0].line, 2);
 	assert_int_equal(wl->nslots, 1);
 	lg_workload_destroy(wl);
-}
-
-static void test_deep_nesting(void **state)
-{
-	char text[400];
-	struct lg_workload *wl = NULL;
-	size_t o = (size_t)snprintf(text, sizeof(text), "run: ");
-
-	(void)state;
-	for (int i = 0; i < 100; i++)
-		text[o++] = '[';
-	for (int i = 0; i < 100; i++)
-		text[o++] = ']';
-	text[o] = '\0';
-	/* root mapping is level 1; the 64th '[' (column 5 + 64) is level 65 */
-	assert_int_equal(load_ov(text, NULL, 0, &wl), -EINVAL);
-	assert_string_equal(err, "t.yaml:1:69: nesting deeper than 64 levels");
 }
 
 static void test_error_buffer(void **state)
@@ -608,70 +556,6 @@ static void test_shipped_workloads(void **state)
 	lg_workload_destroy(wl);
 }
 
-static const char when_yaml[] =
-	"params:\n"
-	"  on: true\n"
-	"  off: \"no\"\n"
-	"run:\n"
-	"  - when: \"${off}\"\n"
-	"    create: {path: a, as: f}\n"
-	"  - write: {file: f, size: 4KiB}\n"
-	"    when: \"${off}\"\n"
-	"  - {stat: b, when: \"${on}\"}\n"
-	"  - when: \"${off}\"\n"
-	"    repeat: {count: 2, do: [stat: c]}\n"
-	"  - when: 1\n"
-	"    repeat: {count: 3, do: [{stat: d, when: 0}, stat: e]}\n"
-	"  - when: \"${off}\"\n"
-	"    choose: [{do: [stat: f]}]\n"
-	"  - choose: [{do: [{when: yes, stat: g}]}]\n";
-
-/* when: a step switched off leaves no trace (no op, slot, loop or alternative), one
- * switched on compiles as if the key were absent; -p switches them. */
-static void test_when(void **state)
-{
-	const struct lg_param flip[] = { { "on", "0" }, { "off", "1" } };
-	struct lg_workload *wl = load_ok(when_yaml);
-	const struct lg_op *op = wl->ops[LG_PHASE_RUN];
-
-	(void)state;
-	/* stat b; LOOP stat e NEXT; CHOOSE stat g JUMP */
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 7);
-	assert_int_equal(op[0].kind, LG_OP_STAT);
-	assert_string_equal(wl->paths[op[0].path], "b");
-	assert_int_equal(op[1].kind, LG_OP_LOOP);
-	assert_int_equal(op[1].count, 3);
-	assert_string_equal(wl->paths[op[2].path], "e");
-	assert_int_equal(op[3].kind, LG_OP_NEXT);
-	assert_int_equal(op[4].kind, LG_OP_CHOOSE);
-	assert_string_equal(wl->paths[op[5].path], "g");
-	assert_int_equal(op[5].line, 16);
-	assert_int_equal(wl->nslots, 0);
-	assert_int_equal(wl->nloops, 1);
-	assert_int_equal(wl->nalts, 1);
-	assert_int_equal(wl->max_io, 0);
-	lg_workload_destroy(wl);
-
-	assert_int_equal(load_ov(when_yaml, flip, 2, &wl), 0);
-	op = wl->ops[LG_PHASE_RUN];
-	/* create, write; LOOP stat c NEXT; LOOP stat e NEXT; CHOOSE stat f JUMP;
-	 * CHOOSE stat g JUMP */
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 14);
-	assert_int_equal(op[0].kind, LG_OP_OPEN);
-	assert_int_equal(op[1].kind, LG_OP_WRITE);
-	assert_int_equal(op[1].line, 7);
-	assert_int_equal(op[2].kind, LG_OP_LOOP);
-	assert_int_equal(op[2].count, 2);
-	assert_string_equal(wl->paths[op[3].path], "c");
-	assert_string_equal(wl->paths[op[6].path], "e");
-	assert_string_equal(wl->paths[op[9].path], "f");
-	assert_int_equal(wl->nslots, 1);
-	assert_int_equal(wl->nloops, 2);
-	assert_int_equal(wl->nalts, 2);
-	assert_int_equal(wl->max_io, 4096);
-	lg_workload_destroy(wl);
-}
-
 /* The shipped dd.yaml: sync=true adds a syncfs of the run directory on each side. */
 static void test_when_dd(void **state)
 {
@@ -697,40 +581,6 @@ static void test_when_dd(void **state)
 	lg_workload_destroy(wl);
 }
 
-static void test_when_errors(void **state)
-{
-	static const char *const bad[][2] = {
-		{ "run:\n  - {stat: a, when: maybe}\n",
-		  "t.yaml:2:21: bad boolean 'maybe' for 'when' (expected true, false, yes, no, "
-		  "1 or 0)" },
-		{ "params: {x: TRUE}\nrun:\n  - {stat: a, when: \"${x}\"}\n",
-		  "t.yaml:3:21: bad boolean 'TRUE' (from '${x}') for 'when'" },
-		{ "run:\n  - when: true\n", "t.yaml:2:5: 'when' needs an op beside it" },
-		{ "run:\n  - {stat: a, when: [1]}\n", "t.yaml:2:21: 'when' must be a scalar" },
-		{ "run:\n  - {stat: a, when: 1, unlink: b}\n",
-		  "t.yaml:2:24: a step has exactly one op, but 'unlink' follows 'stat'" },
-		{ "run:\n  - {when: 1, stat: a, unlink: b}\n",
-		  "t.yaml:2:24: a step has exactly one op, but 'unlink' follows 'stat'" },
-		{ "run:\n  - {stat: a, unlink: b, when: 1}\n",
-		  "t.yaml:2:15: a step has exactly one op, but 'unlink' follows 'stat'" },
-		{ "run:\n  - {stat: a, when: \"${nope}\"}\n",
-		  "t.yaml:2:21: undefined parameter '${nope}'" },
-		{ "run:\n  - {stat: a, when: 0}\n",
-		  "t.yaml:2:3: 'run' must contain at least one op to measure" },
-	};
-	struct lg_workload *wl;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		wl = NULL;
-		if (load_ov(bad[i][0], NULL, 0, &wl) != -EINVAL ||
-		    strncmp(err, bad[i][1], strlen(bad[i][1])) != 0)
-			fail_msg("input %zu:\n%s\nmessage:\n  %s\nwant:\n  %s", i, bad[i][0],
-				 err, bad[i][1]);
-		assert_null(wl);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,14 +590,10 @@ int main(void)
 		cmocka_unit_test(test_source_and_name),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_override_errors),
-		cmocka_unit_test(test_reopen_not_proven),
 		cmocka_unit_test(test_phase_order_and_slots),
-		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_error_buffer),
 		cmocka_unit_test(test_shipped_workloads),
-		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_dd),
-		cmocka_unit_test(test_when_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,17 @@ static int load_fails(const char *yaml)
 	return rc;
 }
 
+/* Load yaml with the parameters ov (-p NAME=VALUE) for 4 clients. */
+static struct lg_workload *load_params(const char *yaml, const struct lg_param *ov,
+				       size_t nov)
+{
+	struct lg_workload *wl = NULL;
+
+	if (lg_yaml_load("t.yaml", yaml, strlen(yaml), ov, nov, 4, &wl, err, sizeof(err)))
+		fail_msg("%s", err);
+	return wl;
+}
+
 #define OP(wl, i) (&(wl)->ops[LG_PHASE_RUN][i])
 
 static void test_io_fields(void **state)
@@ -186,6 +197,105 @@ static void test_labels(void **state)
 	}
 }
 
+static const char when_yaml[] =
+	"params:\n"
+	"  on: true\n"
+	"  off: \"no\"\n"
+	"run:\n"
+	"  - when: \"${off}\"\n"
+	"    create: {path: a, as: f}\n"
+	"  - write: {file: f, size: 4KiB}\n"
+	"    when: \"${off}\"\n"
+	"  - {stat: b, when: \"${on}\"}\n"
+	"  - when: \"${off}\"\n"
+	"    repeat: {count: 2, do: [stat: c]}\n"
+	"  - when: 1\n"
+	"    repeat: {count: 3, do: [{stat: d, when: 0}, stat: e]}\n"
+	"  - when: \"${off}\"\n"
+	"    choose: [{do: [stat: f]}]\n"
+	"  - choose: [{do: [{when: yes, stat: g}]}]\n";
+
+/* when: a step switched off leaves no trace (no op, slot, loop or alternative), one
+ * switched on compiles as if the key were absent; -p switches them. */
+static void test_when(void **state)
+{
+	const struct lg_param flip[] = { { "on", "0" }, { "off", "1" } };
+	struct lg_workload *wl = load_params(when_yaml, NULL, 0);
+	const struct lg_op *op = wl->ops[LG_PHASE_RUN];
+
+	(void)state;
+	/* stat b; LOOP stat e NEXT; CHOOSE stat g JUMP */
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 7);
+	assert_int_equal(op[0].kind, LG_OP_STAT);
+	assert_string_equal(wl->paths[op[0].path], "b");
+	assert_int_equal(op[1].kind, LG_OP_LOOP);
+	assert_int_equal(op[1].count, 3);
+	assert_string_equal(wl->paths[op[2].path], "e");
+	assert_int_equal(op[3].kind, LG_OP_NEXT);
+	assert_int_equal(op[4].kind, LG_OP_CHOOSE);
+	assert_string_equal(wl->paths[op[5].path], "g");
+	assert_int_equal(op[5].line, 16);
+	assert_int_equal(wl->nslots, 0);
+	assert_int_equal(wl->nloops, 1);
+	assert_int_equal(wl->nalts, 1);
+	assert_int_equal(wl->max_io, 0);
+	lg_workload_destroy(wl);
+
+	wl = load_params(when_yaml, flip, 2);
+	op = wl->ops[LG_PHASE_RUN];
+	/* create, write; LOOP stat c NEXT; LOOP stat e NEXT; CHOOSE stat f JUMP;
+	 * CHOOSE stat g JUMP */
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 14);
+	assert_int_equal(op[0].kind, LG_OP_OPEN);
+	assert_int_equal(op[1].kind, LG_OP_WRITE);
+	assert_int_equal(op[1].line, 7);
+	assert_int_equal(op[2].kind, LG_OP_LOOP);
+	assert_int_equal(op[2].count, 2);
+	assert_string_equal(wl->paths[op[3].path], "c");
+	assert_string_equal(wl->paths[op[6].path], "e");
+	assert_string_equal(wl->paths[op[9].path], "f");
+	assert_int_equal(wl->nslots, 1);
+	assert_int_equal(wl->nloops, 2);
+	assert_int_equal(wl->nalts, 2);
+	assert_int_equal(wl->max_io, 4096);
+	lg_workload_destroy(wl);
+}
+
+static void test_when_errors(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "run:\n  - {stat: a, when: maybe}\n",
+		  "t.yaml:2:21: bad boolean 'maybe' for 'when' (expected true, false, yes, no, "
+		  "1 or 0)" },
+		{ "params: {x: TRUE}\nrun:\n  - {stat: a, when: \"${x}\"}\n",
+		  "t.yaml:3:21: bad boolean 'TRUE' (from '${x}') for 'when'" },
+		{ "run:\n  - when: true\n", "t.yaml:2:5: 'when' needs an op beside it" },
+		{ "run:\n  - {stat: a, when: [1]}\n", "t.yaml:2:21: 'when' must be a scalar" },
+		{ "run:\n  - {stat: a, when: 1, unlink: b}\n",
+		  "t.yaml:2:24: a step has exactly one op, but 'unlink' follows 'stat'" },
+		{ "run:\n  - {when: 1, stat: a, unlink: b}\n",
+		  "t.yaml:2:24: a step has exactly one op, but 'unlink' follows 'stat'" },
+		{ "run:\n  - {stat: a, unlink: b, when: 1}\n",
+		  "t.yaml:2:15: a step has exactly one op, but 'unlink' follows 'stat'" },
+		{ "run:\n  - {stat: a, when: \"${nope}\"}\n",
+		  "t.yaml:2:21: undefined parameter '${nope}'" },
+		{ "run:\n  - {stat: a, when: 0}\n",
+		  "t.yaml:2:3: 'run' must contain at least one op to measure" },
+	};
+	struct lg_workload *wl;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		wl = NULL;
+		if (lg_yaml_load("t.yaml", bad[i][0], strlen(bad[i][0]), NULL, 0, 1, &wl, err,
+				 sizeof(err)) != -EINVAL ||
+		    strncmp(err, bad[i][1], strlen(bad[i][1])) != 0)
+			fail_msg("input %zu:\n%s\nmessage:\n  %s\nwant:\n  %s", i, bad[i][0],
+				 err, bad[i][1]);
+		assert_null(wl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +303,8 @@ int main(void)
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_when),
+		cmocka_unit_test(test_when_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,265 @@
+/* direct.c: the load-time O_DIRECT check -- which ops it looks at (reads and writes on
+ * slots an open or ntcreate binds with O_DIRECT, in every phase; every slot with
+ * --direct), which keys it finds misaligned (size, a fixed offset, a random base and
+ * align) and its exact "t.yaml:LINE:COL: message", the column found by the key or
+ * falling back -- and the alignment found under a directory, or assumed. */
+#include "loadgen/direct.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "loadgen/yaml_load.h"
+
+/* Lines 1-3: slot f opened with O_DIRECT, slot g without; the op under test is line 4. */
+#define HEAD "run:\n  - create: {path: f, as: f, flags: [direct]}\n  - create: {path: g, as: g}\n"
+#define TAIL(how) ", not a multiple of 4096: with " how ", sizes and offsets must be " \
+	"multiples of the target's logical block size (4096 bytes, here)"
+
+static const struct lg_direct_align a4k = { 4096, "here" };
+static char err[512];
+
+static struct lg_workload *load(const char *yaml)
+{
+	struct lg_workload *wl = NULL;
+
+	if (lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, 1, &wl, err, sizeof(err)))
+		fail_msg("%s", err);
+	return wl;
+}
+
+/* lg_direct_check of wl against 4 KiB with yaml as its source; err is "" unless set. */
+static int check(struct lg_workload *wl, bool all, const char *yaml)
+{
+	err[0] = '\0';
+	return lg_direct_check(wl, all, &a4k, "t.yaml", yaml, yaml ? strlen(yaml) : 0, err,
+			       sizeof(err));
+}
+
+/* Load yaml, check it, and compare with want (NULL: accepted, err left empty). */
+static void expect(const char *yaml, bool all, const char *want)
+{
+	struct lg_workload *wl = load(yaml);
+	int rc = check(wl, all, yaml);
+
+	lg_workload_destroy(wl);
+	if (rc != (want ? -EINVAL : 0) || strcmp(err, want ? want : ""))
+		fail_msg("%s\ngot %d '%s'\nwant '%s'", yaml, rc, err, want ? want : "");
+}
+
+/* Every placement the check allows: aligned sizes, fixed offsets, random base and
+ * align, and the modes that follow from earlier sizes. */
+static void test_aligned(void **state)
+{
+	static const char yaml[] = HEAD
+		"  - write: {file: f, size: 8KiB, count: 3, offset: 4096}\n"
+		"  - read: {file: f, size: 4KiB, offset: random, range: 1MiB, base: 1MiB, "
+		"align: 8KiB}\n"
+		"  - read: {file: f, size: 4KiB}\n"
+		"  - write: {file: f, size: 4KiB, offset: append}\n"
+		"  - read: {file: f, size: 4KiB, offset: last}\n"
+		"  - read: {file: f, size: 12KiB, offset: prev}\n";
+
+	(void)state;
+	expect(yaml, false, NULL);
+	expect(yaml, true, NULL);
+}
+
+static void test_misaligned(void **state)
+{
+	static const struct {
+		const char *yaml, *want;
+	} cases[] = {
+		{ HEAD "  - write: {file: f, size: 1000}\n",
+		  "t.yaml:4:22: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		{ HEAD "  - write: {file: f, size: 4097}\n",
+		  "t.yaml:4:22: 'size' of write on 'f' is 4097 bytes" TAIL("flags: [direct]") },
+		{ HEAD "  - read: {file: f, size: 4KiB, offset: 100}\n",
+		  "t.yaml:4:33: 'offset' of read on 'f' is 100 bytes" TAIL("flags: [direct]") },
+		{ HEAD "  - read: {file: f, size: 4KiB, offset: random, range: 1MiB, base: 512}\n",
+		  "t.yaml:4:62: 'base' of read on 'f' is 512 bytes" TAIL("flags: [direct]") },
+		{ HEAD "  - read: {file: f, size: 4KiB, offset: random, range: 1MiB, align: 2KiB}\n",
+		  "t.yaml:4:62: 'align' of read on 'f' is 2048 bytes" TAIL("flags: [direct]") },
+		/* size comes first; the key found after '{' */
+		{ HEAD "  - write: {size: 1000, file: f, offset: 100}\n",
+		  "t.yaml:4:13: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		/* the first misaligned op of several */
+		{ HEAD "  - read: {file: f, size: 4KiB}\n  - read: {file: f, size: 4KiB, offset: 1}\n"
+		  "  - write: {file: f, size: 1}\n",
+		  "t.yaml:5:33: 'offset' of read on 'f' is 1 bytes" TAIL("flags: [direct]") },
+		/* the slot opened in setup, the op in run; the op in cleanup */
+		{ "setup:\n  - create: {path: f, as: f, flags: [direct]}\nrun:\n"
+		  "  - write: {file: f, size: 1000}\n",
+		  "t.yaml:4:22: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		{ "run:\n  - create: {path: f, as: f, flags: [direct]}\ncleanup:\n"
+		  "  - read: {file: f, size: 4KiB, offset: 6KiB}\n",
+		  "t.yaml:4:33: 'offset' of read on 'f' is 6144 bytes" TAIL("flags: [direct]") },
+		/* the key on a line of its own: the step's first column */
+		{ HEAD "  - write:\n      file: f\n      size: 1000\n",
+		  "t.yaml:4:3: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect(cases[i].yaml, false, cases[i].want);
+}
+
+/* A slot without O_DIRECT is checked only with --direct; other ops never are. */
+static void test_which_ops(void **state)
+{
+	static const char on_g[] = HEAD "  - write: {file: g, size: 1000}\n";
+	static const char others[] = HEAD
+		"  - sync_file_range: {file: f, offset: 100, size: 100}\n"
+		"  - fadvise: {file: f, advice: dontneed, offset: 100, size: 100}\n"
+		"  - truncate: {file: f, size: 100}\n"
+		"  - lock: {file: f, offset: 1, size: 1}\n";
+
+	(void)state;
+	expect(on_g, false, NULL);
+	expect(on_g, true, "t.yaml:4:22: 'size' of write on 'g' is 1000 bytes" TAIL("--direct"));
+	expect("run:\n  - create: {path: g, as: g}\n  - read: {file: g, size: 1}\n", false,
+	       NULL);
+	expect("run:\n  - create: {path: g, as: g}\n  - read: {file: g, size: 1}\n", true,
+	       "t.yaml:3:21: 'size' of read on 'g' is 1 bytes" TAIL("--direct"));
+	expect(others, false, NULL);
+	expect(others, true, NULL);
+}
+
+/* A slot bound by ntcreate with O_DIRECT (dbench with --direct sets it) is direct. */
+static void test_ntcreate(void **state)
+{
+	static const char yaml[] = "run:\n  - ntcreate: {path: f, as: f, flags: [create]}\n"
+		"  - read: {file: f, size: 100}\n";
+	struct lg_workload *wl = load(yaml);
+
+	(void)state;
+	assert_int_equal(wl->ops[LG_PHASE_RUN][0].kind, LG_OP_NTCREATE);
+	assert_int_equal(check(wl, false, yaml), 0);
+	assert_string_equal(err, "");
+	wl->ops[LG_PHASE_RUN][0].flags |= O_DIRECT;
+	assert_int_equal(check(wl, false, yaml), -EINVAL);
+	assert_string_equal(err, "t.yaml:3:21: 'size' of read on 'f' is 100 bytes"
+			    TAIL("flags: [direct]"));
+	lg_workload_destroy(wl);
+}
+
+/* Without the source text, or a line past its end, the column is 1; an op with no
+ * slot (never from a loader) is named '?'. */
+static void test_no_column(void **state)
+{
+	static const char yaml[] = HEAD "  - write: {file: f, size: 1000}\n";
+	struct lg_workload *wl = load(yaml);
+	struct lg_op op = { .kind = LG_OP_WRITE, .slot = LG_NO_SLOT, .path = LG_NO_SLOT,
+			    .path2 = LG_NO_SLOT, .line = 9, .size = 512, .count = 1,
+			    .align = 1 };
+
+	(void)state;
+	assert_int_equal(check(wl, false, NULL), -EINVAL);
+	assert_string_equal(err, "t.yaml:4:1: 'size' of write on 'f' is 1000 bytes"
+			    TAIL("flags: [direct]"));
+	assert_int_equal(lg_direct_check(wl, false, &a4k, "t.yaml", yaml, 20, err,
+					 sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.yaml:4:1: 'size' of write on 'f' is 1000 bytes"
+			    TAIL("flags: [direct]"));
+	lg_workload_destroy(wl);
+	assert_int_equal(lg_workload_create(&wl), 0);
+	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, NULL), 0);
+	assert_int_equal(check(wl, false, NULL), 0);
+	assert_int_equal(check(wl, true, NULL), -EINVAL);
+	assert_string_equal(err, "t.yaml:9:1: 'size' of write on '?' is 512 bytes, not a "
+			    "multiple of 4096: with --direct, sizes and offsets must be multiples "
+			    "of the target's logical block size (4096 bytes, here)");
+	lg_workload_destroy(wl);
+}
+
+/* The alignment for path is what the kernel tells the test: statx's dio_offset_align
+ * (given for regular files), else the logical_block_size of its device in sysfs, else the
+ * assumed minimum. */
+static void found_for(const char *path)
+{
+	struct lg_direct_align a;
+	struct statx stx;
+	char want[160];
+	unsigned long v = 0;
+	FILE *f;
+
+	lg_direct_alignment(path, &a);
+	assert_true(a.bytes >= LG_DIRECT_MIN_ALIGN && a.bytes <= 1u << 20);
+	assert_int_equal(a.bytes & (a.bytes - 1), 0);
+	assert_int_equal(statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), 0);
+	if ((stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0) {
+		snprintf(want, sizeof(want), "statx dio_offset_align of %s", path);
+		assert_string_equal(a.source, want);
+		assert_int_equal(a.bytes, stx.stx_dio_offset_align);
+		return;
+	}
+	snprintf(want, sizeof(want), "/sys/dev/block/%u:%u/queue/logical_block_size",
+		 stx.stx_dev_major, stx.stx_dev_minor);
+	f = fopen(want, "r");
+	if (f && fscanf(f, "%lu", &v) == 1) {
+		assert_string_equal(a.source, want);
+		assert_int_equal(a.bytes, v);
+	} else {
+		assert_int_equal(a.bytes, LG_DIRECT_MIN_ALIGN);
+		assert_non_null(strstr(a.source, "assumed"));
+	}
+	if (f)
+		fclose(f);
+}
+
+/* A directory made under base, and a file in it (statx gives a file's alignment). */
+static void found_under(const char *base)
+{
+	char dir[64], file[80];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s/lg-direct.XXXXXX", base);
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/f", dir);
+	assert_true((fd = open(file, O_CREAT | O_WRONLY, 0644)) >= 0);
+	close(fd);
+	found_for(dir);
+	found_for(file);
+	unlink(file);
+	rmdir(dir);
+}
+
+static void test_alignment(void **state)
+{
+	struct lg_direct_align a;
+	struct stat st;
+
+	(void)state;
+	found_under("/tmp");
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode))
+		found_under("/dev/shm");
+	memset(&a, 0x55, sizeof(a));
+	lg_direct_alignment("/nonexistent/lg-direct/x", &a);
+	assert_int_equal(a.bytes, LG_DIRECT_MIN_ALIGN);
+	assert_string_equal(a.source, "assumed: the smallest logical block size (the target's "
+			    "could not be found)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aligned),
+		cmocka_unit_test(test_misaligned),
+		cmocka_unit_test(test_which_ops),
+		cmocka_unit_test(test_ntcreate),
+		cmocka_unit_test(test_no_column),
+		cmocka_unit_test(test_alignment),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
