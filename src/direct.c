@@ -14,33 +14,77 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* statx's O_DIRECT alignment of dir, or else of an unnamed file in it: ext4 and xfs
+ * give it for regular files only. The file (O_TMPFILE) never has a name and is gone at
+ * the close. 0 when neither says; *dev: dir's device. */
+static uint32_t statx_align(const char *dir, dev_t *dev, const char **of)
+{
+	struct statx stx;
+	int fd;
+
+	if (statx(AT_FDCWD, dir, 0, STATX_DIOALIGN, &stx) != 0)
+		return 0;
+	*dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	*of = "";
+	if ((stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0)
+		return stx.stx_dio_offset_align;
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	*of = "an unnamed file in ";
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) != 0 ||
+	    !(stx.stx_mask & STATX_DIOALIGN))
+		stx.stx_dio_offset_align = 0;
+	close(fd);
+	return stx.stx_dio_offset_align;
+}
+
+/* The logical block size of device dev from sysfs into out; a partition's is its
+ * disk's (the queue directory is the disk's). false when sysfs does not say. */
+static bool sysfs_align(dev_t dev, struct lg_direct_align *out)
+{
+	static const char *const where[] = { "queue", "../queue" };
+	unsigned long v = 0;
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char path[96];
+		FILE *f;
+		bool ok;
+
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s/logical_block_size",
+			 major(dev), minor(dev), where[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		ok = fscanf(f, "%lu", &v) == 1 && v >= LG_DIRECT_MIN_ALIGN && v <= (1u << 20);
+		fclose(f);
+		if (ok) {
+			out->bytes = (uint32_t)v;
+			snprintf(out->source, sizeof(out->source), "%s", path);
+			return true;
+		}
+	}
+	return false;
+}
 
 void lg_direct_alignment(const char *dir, struct lg_direct_align *out)
 {
-	struct statx stx;
-	char path[96];
-	unsigned long v = 0;
-	FILE *f;
+	const char *of = "";
+	dev_t dev = 0;
+	uint32_t a = statx_align(dir, &dev, &of);
 
+	if (a) {
+		out->bytes = a;
+		snprintf(out->source, sizeof(out->source), "statx dio_offset_align of %s%.100s",
+			 of, dir);
+		return;
+	}
+	if (dev && major(dev) && sysfs_align(dev, out))
+		return;
 	out->bytes = LG_DIRECT_MIN_ALIGN;
 	snprintf(out->source, sizeof(out->source), "assumed: the smallest logical block size "
 		 "(the target's could not be found)");
-	if (statx(AT_FDCWD, dir, 0, STATX_DIOALIGN, &stx) != 0)
-		return;
-	if ((stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0) {
-		out->bytes = stx.stx_dio_offset_align;
-		snprintf(out->source, sizeof(out->source), "statx dio_offset_align of %.100s", dir);
-		return;
-	}
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/logical_block_size",
-		 stx.stx_dev_major, stx.stx_dev_minor);
-	f = fopen(path, "r");
-	if (f && fscanf(f, "%lu", &v) == 1 && v >= LG_DIRECT_MIN_ALIGN && v <= (1u << 20)) {
-		out->bytes = (uint32_t)v;
-		snprintf(out->source, sizeof(out->source), "%s", path);
-	}
-	if (f)
-		fclose(f);
 }
 
 /* 1-based column of key on 1-based line of text, or 0 when it cannot be found. */

@@ -19,9 +19,11 @@ struct lg_direct_align {
 	char source[160]; /* how it was found, for messages ("statx dio_offset_align ...") */
 };
 
-/* Find the alignment for files created under dir: statx's dio_offset_align (Linux 6.1+),
- * else the logical_block_size of dir's block device in sysfs, else LG_DIRECT_MIN_ALIGN
- * (said to be assumed). Never fails. */
+/* Find the alignment for files created under dir: statx's dio_offset_align (Linux 6.1+)
+ * of dir, else of an unnamed O_TMPFILE file in it (ext4 and xfs give it for regular
+ * files only; the file never has a name), else the logical_block_size of dir's block
+ * device in sysfs (a partition's disk's), else LG_DIRECT_MIN_ALIGN (said to be
+ * assumed). Never fails. */
 void lg_direct_alignment(const char *dir, struct lg_direct_align *out);
 
 /* Check every read and write on a slot opened with O_DIRECT (all slots when all is
