@@ -344,8 +344,11 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 /* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
 static void on_signal(int sig)
 {
-	static const char msg[] = "loadgen: interrupted again, exiting now; leaving ";
+	static const char msg[] = "loadgen: interrupted again, exiting now";
+	static const char leaving[] = "; leaving ";
 	const char *dir = lg_engine_rundir();
+	char line[sizeof(msg) + sizeof(leaving) + 4096];
+	size_t n = sizeof(msg) - 1, d = dir ? strnlen(dir, 4096) : 0;
 
 	(void)sig;
 	if (!lg_engine_interrupted()) {
@@ -353,10 +356,15 @@ static void on_signal(int sig)
 		return;
 	}
 	lg_engine_abandon();
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0 || !dir)
-		_exit(LG_EXIT_INTERRUPT);
-	if (write(STDERR_FILENO, dir, strlen(dir)) >= 0)
-		(void)!write(STDERR_FILENO, "\n", 1);
+	memcpy(line, msg, n);
+	if (d) {
+		memcpy(line + n, leaving, sizeof(leaving) - 1);
+		n += sizeof(leaving) - 1;
+		memcpy(line + n, dir, d);
+		n += d;
+	}
+	line[n++] = '\n';
+	lg_stderr_write_now(line, n); /* a tagged rank's copying thread would not see it */
 	_exit(LG_EXIT_INTERRUPT);
 }
 

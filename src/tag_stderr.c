@@ -121,3 +121,10 @@ void lg_stderr_untag(void)
 	close(real_fd);
 	real_fd = pipe_rd = -1;
 }
+
+void lg_stderr_write_now(const char *s, size_t n)
+{
+	if (real_fd >= 0 && write(real_fd, tag, strlen(tag)) < 0)
+		return;
+	(void)!write(real_fd >= 0 ? real_fd : STDERR_FILENO, s, n);
+}

@@ -3,7 +3,7 @@
  * also a line written in pieces or longer than the thread's buffer; untag copies a
  * pending partial line as it is, without a newline, and gives fd 2 back; tag and untag
  * flush a buffered stderr; tagging twice or untagging when not tagged changes nothing;
- * a signal does not stop the copying.
+ * a signal does not stop the copying; a last line goes out at once, past the pipe.
  * Assertions come after fd 2 is given back, so that cmocka can print. */
 #include "tag_stderr.h"
 
@@ -304,6 +304,25 @@ static void test_signal(void **state)
 	assert_string_equal(out, "[host n rank 1] before\n[host n rank 1] after\n");
 }
 
+/* write_now reaches the real stderr before it returns, tagged when tagging: what a
+ * signal handler says just before _exit is not left in the pipe. */
+static void test_write_now(void **state)
+{
+	struct stat st;
+	off_t at_once;
+
+	(void)state;
+	capture_start();
+	lg_stderr_write_now("plain\n", 6);
+	lg_stderr_tag("n", 2);
+	lg_stderr_write_now("last words\n", 11);
+	at_once = fstat(file_fd, &st) == 0 ? st.st_size : -1;
+	lg_stderr_untag();
+	capture_end();
+	assert_string_equal(out, "plain\n[host n rank 2] last words\n");
+	assert_int_equal(at_once, (off_t)strlen(out));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_fork),
 		cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_write_now),
 	};
 
 	alarm(60); /* a thread that never ends fails the test rather than hanging it */
