@@ -1,0 +1,248 @@
+/* compare_sys.c on hand-built result documents: which "sys_summary" keys become rows
+ * (counters per second of each run's measured time, gauges as they are; keys on one side
+ * only, equal, not numbers or without seconds left out), their means and changes (a zero
+ * baseline is "new", a negative one divides by its size), the ranking (by Welch p-value
+ * with >= 2 runs on both sides, else by size of change, then by name), the cap on rows and
+ * on runs, and the exact text lg_cmp_sys_print writes, or its silence. */
+#include "loadgen/compare_sys.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* A checked file with one run per entry of sums, a JSON array of "sys_summary" objects
+ * (null: a run without one). Takes over sums. */
+static void load_json(struct lg_cmp_file *f, json_t *sums)
+{
+	json_t *runs = json_array(), *s;
+	char err[256];
+	size_t i;
+
+	assert_non_null(sums);
+	json_array_foreach(sums, i, s) {
+		json_t *run = json_pack("{s:f, s:f}", "throughput_mbps", 100.0, "ops_per_s", 10.0);
+
+		if (!json_is_null(s))
+			json_object_set(run, "sys_summary", s);
+		json_array_append_new(runs, run);
+	}
+	json_decref(sums);
+	if (lg_cmp_file_init("mem.json", json_pack("{s:s, s:o}", "schema", LG_RESULT_SCHEMA,
+						   "runs", runs), f, err, sizeof(err)))
+		fail_msg("init: %s", err);
+}
+
+static void load(struct lg_cmp_file *f, const char *sums)
+{
+	load_json(f, json_loads(sums, 0, NULL));
+}
+
+/* What lg_cmp_sys_print writes for base and other (static buffer). */
+static const char *printed(const struct lg_cmp_file *base, const struct lg_cmp_file *other)
+{
+	static char text[4096];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lg_cmp_sys_print(f, base, other);
+	fclose(f);
+	assert_true(len < sizeof(text));
+	memcpy(text, buf, len + 1);
+	free(buf);
+	return text;
+}
+
+static void near(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-6 * fmax(1, fabs(want))))
+		fail_msg("%.9g, expected %.9g", got, want);
+}
+
+/* Row r is key (a counter or not) from base to other, changed by pct; p NaN when p < 0. */
+static void row_is(const struct lg_cmp_sys_row *r, const char *key, bool counter,
+		   double base, double other, double pct, double p)
+{
+	assert_string_equal(r->key, key);
+	assert_int_equal(r->counter, counter);
+	near(r->base, base);
+	near(r->other, other);
+	if (isinf(pct))
+		assert_true(isinf(r->change_pct) && r->change_pct > 0);
+	else
+		near(r->change_pct, pct);
+	if (p < 0)
+		assert_true(isnan(r->p));
+	else
+		near(r->p, p);
+}
+
+#define HEADER "  System counters that changed most (per second of measured time; ranked by "
+
+/* One run a side: no p-values, ranked by size of change, ties by name. */
+static void test_one_run(void **state)
+{
+	struct lg_cmp_file b, o;
+	struct lg_cmp_sys_row rows[8];
+	size_t n = 99;
+
+	(void)state;
+	load(&b, "[{\"seconds\": 10, \"counters\": {\"cs\": 1000, \"pgin\": 200, \"same\": 50,"
+	     " \"gone\": 7}, \"gauges\": {\"mem\": 100, \"zero\": 0, \"neg\": -10}}]");
+	load(&o, "[{\"seconds\": 20, \"counters\": {\"cs\": 1000, \"pgin\": 800, \"same\": 100,"
+	     " \"new\": 3}, \"gauges\": {\"mem\": 150, \"zero\": 4, \"neg\": -5}}]");
+	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	assert_int_equal(n, 5);
+	row_is(&rows[0], "zero", false, 0, 4, INFINITY, -1);
+	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
+	row_is(&rows[2], "cs", true, 100, 50, -50, -1);
+	row_is(&rows[3], "mem", false, 100, 150, 50, -1);
+	row_is(&rows[4], "neg", false, -10, -5, 50, -1);
+	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0); /* the first max only */
+	assert_int_equal(n, 2);
+	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
+	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value with < 2 runs):\n"
+		"          new  zero                                    "
+		"              0 -> 4              \n"
+		"      +100.0%  pgin/s                                  "
+		"             20 -> 40             \n"
+		"       -50.0%  cs/s                                    "
+		"            100 -> 50             \n"
+		"       +50.0%  mem                                     "
+		"            100 -> 150            \n"
+		"       +50.0%  neg                                     "
+		"            -10 -> -5             \n");
+	/* the other way round: ties of |change| by name, what was new is gone */
+	assert_int_equal(lg_cmp_sys_rows(&o, &b, rows, 8, &n), 0);
+	assert_int_equal(n, 5);
+	row_is(&rows[0], "cs", true, 50, 100, 100, -1);
+	row_is(&rows[1], "neg", false, -5, -10, -100, -1);
+	row_is(&rows[2], "zero", false, 4, 0, -100, -1);
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
+/* Three runs against two (and two that give nothing): ranked by p-value, then change. */
+static void test_welch(void **state)
+{
+	struct lg_cmp_file b, o;
+	struct lg_cmp_sys_row rows[8];
+	size_t n;
+
+	(void)state;
+	load(&b, "[{\"seconds\": 1, \"counters\": {\"steady\": 100, \"drop\": 50, \"noisy\": 100,"
+	     " \"once\": 10}, \"gauges\": {\"load\": 1}},"
+	     " {\"seconds\": 1, \"counters\": {\"steady\": 100, \"drop\": 50, \"noisy\": 300,"
+	     " \"once\": 20}, \"gauges\": {\"load\": 2}},"
+	     " {\"seconds\": 1, \"counters\": {\"steady\": 100, \"drop\": 50, \"noisy\": 200,"
+	     " \"once\": 30}, \"gauges\": {\"load\": 3}}]");
+	/* a run without a summary; one of 0 s whose counters cannot be per second */
+	load(&o, "[{\"seconds\": 2, \"counters\": {\"steady\": 220, \"drop\": 60, \"noisy\": 2000,"
+	     " \"once\": 200}, \"gauges\": {\"load\": 1.5}}, null,"
+	     " {\"seconds\": 2, \"counters\": {\"steady\": 220, \"drop\": 60, \"noisy\": 1000},"
+	     " \"gauges\": {\"load\": 2.5}},"
+	     " {\"seconds\": 0, \"counters\": {\"steady\": 1e9, \"once\": 1e9},"
+	     " \"gauges\": {\"load\": 5}}]");
+	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	assert_int_equal(n, 5);
+	/* both sides constant but different: p = 0, then the larger change first */
+	row_is(&rows[0], "drop", true, 50, 30, -40, 0);
+	row_is(&rows[1], "steady", true, 100, 110, 10, 0);
+	/* Welch's test of {100, 300, 200} against {1000, 500}; of {1, 2, 3} against
+	 * {1.5, 2.5, 5} (the 0 s run's gauge counts) */
+	row_is(&rows[2], "noisy", true, 200, 750, 275, 0.258214);
+	row_is(&rows[3], "load", false, 2, 3, 50, 0.460250);
+	/* one run on the other side: no test, after those with one, whatever its change */
+	row_is(&rows[4], "once", true, 20, 100, 400, -1);
+	assert_string_equal(printed(&b, &o), HEADER "p-value, then size of change):\n"
+		"       -40.0%  drop/s                                  "
+		"             50 -> 30             p=0\n"
+		"       +10.0%  steady/s                                "
+		"            100 -> 110            p=0\n"
+		"      +275.0%  noisy/s                                 "
+		"            200 -> 750            p=0.26\n"
+		"       +50.0%  load                                    "
+		"              2 -> 3              p=0.46\n"
+		"      +400.0%  once/s                                  "
+		"             20 -> 100            \n");
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
+/* Rows from the keys of the baseline's first summary, wherever that is; values that are
+ * not numbers and counters without seconds are skipped. */
+static void test_missing(void **state)
+{
+	struct lg_cmp_file b, o, none;
+	struct lg_cmp_sys_row rows[8];
+	size_t n;
+
+	(void)state;
+	load(&b, "[null, {\"seconds\": 2, \"counters\": {\"a\": 20, \"b\": 8, \"c\": 4},"
+	     " \"gauges\": {\"g\": \"high\", \"h\": 1}},"
+	     " {\"counters\": {\"a\": 999}, \"gauges\": {\"g\": 7}},"
+	     " {\"seconds\": 1, \"counters\": {\"a\": 10, \"b\": \"x\", \"d\": 5}}]");
+	load(&o, "[{\"seconds\": 1, \"gauges\": {\"g\": 14, \"h\": 1}, \"counters\": {\"b\": 8}},"
+	     " {\"seconds\": 1, \"counters\": {\"a\": 5, \"c\": 3}}]");
+	load(&none, "[null]");
+	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	/* a: {10, 10} -> {5}; b: {4} -> {8}; c: {2} -> {3}; g: {7} -> {14}; h equal; d only
+	 * in a later run of the baseline */
+	assert_int_equal(n, 4);
+	row_is(&rows[0], "b", true, 4, 8, 100, -1);
+	row_is(&rows[1], "g", false, 7, 14, 100, -1);
+	row_is(&rows[2], "a", true, 10, 5, -50, -1);
+	row_is(&rows[3], "c", true, 2, 3, 50, -1);
+	n = 99;
+	assert_int_equal(lg_cmp_sys_rows(&none, &o, rows, 8, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, &none, rows, 8, &n), 0);
+	assert_int_equal(n, 0);
+	assert_string_equal(printed(&none, &o), "");
+	assert_string_equal(printed(&b, &none), "");
+	assert_string_equal(printed(&none, &none), "");
+	assert_string_equal(printed(&o, &o), ""); /* summaries, but nothing changed */
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+	lg_cmp_file_release(&none);
+}
+
+/* Only the first 1024 runs of a file are looked at. */
+static void test_many_runs(void **state)
+{
+	struct lg_cmp_file b, o;
+	struct lg_cmp_sys_row rows[2];
+	json_t *sums = json_array();
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < 1025; i++)
+		json_array_append_new(sums, json_pack("{s:{s:i}}", "gauges", "g",
+						      i < 1024 ? 1 : 1000000));
+	load_json(&b, sums);
+	load(&o, "[{\"gauges\": {\"g\": 2}}]");
+	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0);
+	assert_int_equal(n, 1);
+	row_is(&rows[0], "g", false, 1, 2, 100, -1);
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_run),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_many_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
