@@ -7,6 +7,7 @@
  * loadfile is summarised rather than printed (client.txt is 26 MB). */
 #include "loadgen/show.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,14 +110,19 @@ int lg_show_main(int argc, char **argv)
 	const char *path = NULL;
 	char *text = NULL;
 	size_t len = 0;
+	bool options = true; /* until "--" */
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (options && !strcmp(argv[i], "--")) {
+			options = false;
+			continue;
+		}
+		if (options && (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))) {
 			usage(stdout);
 			return 0;
 		}
-		if (argv[i][0] == '-' && argv[i][1])
+		if (options && argv[i][0] == '-' && argv[i][1])
 			return lg_cli_unknown_option("show", names, argv[i]);
 		if (path)
 			return lg_cli_usage_error("show", "unexpected argument '%s' (one workload "

@@ -239,6 +239,11 @@ static void test_errors(void **state)
 	assert_int_equal(show("-", NULL), 2);
 	assert_int_equal(chdir(cwd), 0);
 	assert_string_equal(out[1], "loadgen show: -: No such file or directory\n");
+	/* after "--", a name that starts with '-' is a file name too */
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(show("--", "-h", NULL), 2);
+	assert_int_equal(chdir(cwd), 0);
+	assert_string_equal(out[1], "loadgen show: -h: No such file or directory\n");
 }
 
 int main(void)
