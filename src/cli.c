@@ -7,6 +7,7 @@
 #include "loadgen/cli.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,11 +91,21 @@ static int bad_long(const char *sub, const struct option *opts, const char *arg,
 	return lg_cli_unknown_option(sub, names, arg);
 }
 
+/* Whether getopt stopped on an unknown letter inside a word of short options ("-xq"):
+ * it then stays on that word (argv[optind]), so argv[optind - 1] is the word before. A
+ * long option it refused has moved it on, and an unknown long one leaves optopt 0. */
+static bool inside_short_word(char **argv)
+{
+	const char *w = argv[optind];
+
+	return optopt && w && w[0] == '-' && w[1] && w[1] != '-' && strchr(w + 1, optopt);
+}
+
 int lg_cli_bad_option(const char *sub, const struct option *opts, char **argv, int opt)
 {
 	const char *arg = argv[optind - 1];
 
-	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2])
+	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2] && !inside_short_word(argv))
 		return bad_long(sub, opts, arg, opt);
 	if (opt == ':')
 		return lg_cli_usage_error(sub, "option '-%c' needs a value", optopt);
@@ -108,6 +119,10 @@ int lg_cli_unknown_option(const char *sub, const char *const *names, const char 
 	struct lg_suggest s;
 
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(name, "="), name);
+	for (size_t i = 0; names[i]; i++) /* the name itself, with one dash too few */
+		if (!strcmp(names[i], word))
+			return lg_cli_usage_error(sub, "unknown option '%s'; did you mean '--%s'?",
+						  arg, names[i]);
 	lg_suggest_init(&s, word);
 	lg_suggest_add_all(&s, names);
 	if (lg_suggest_best(&s))
