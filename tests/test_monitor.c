@@ -1,0 +1,292 @@
+/* Unit tests of monitor on the live /proc and /dev/kmsg (the only ones it reads): off, it
+ * is NULL, or with --log only streams exact interval lines; on, a "sys" per interval in
+ * the result and the log, a summary of their sums and means, the vmstat difference, the
+ * kernel log and the text; as root, warnings planted in /dev/kmsg, timed rightly. */
+#include "loadgen/monitor.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "loadgen/clock.h"
+#include "loadgen/runlog.h"
+#include "loadgen/sysinfo.h"
+
+#define NS LG_NS_PER_SEC
+#define N 3 /* intervals of a full run */
+
+static char dir[] = "/tmp/lg_monitor_XXXXXX"; /* the run directory */
+static char log_path[sizeof(dir) + 8], data_path[sizeof(dir) + 8];
+
+/* Interval k's numbers, all different, so a dropped or swapped one shows. */
+static struct lg_interval iv_at(size_t k)
+{
+	return (struct lg_interval){ .t_s = (double)(k + 1), .len_s = 1.0, .ops = 100 * (k + 1),
+		.bytes = 4096 * (k + 1) + 512, .bytes_read = 4096 * (k + 1), .bytes_written = 512,
+		.mbps = (double)(4096 * (k + 1) + 512) / 1e6, .max_latency_ns = 2500000 * (k + 1) };
+}
+
+/* The --log line of interval k of run r, with sys (NULL: null). */
+static json_t *iv_line(int r, size_t k, json_t *sys)
+{
+	struct lg_interval iv = iv_at(k);
+
+	return json_pack("{s:s, s:i, s:f, s:f, s:I, s:I, s:I, s:I, s:f, s:f, s:O?}", "type",
+			 "interval", "run", r, "t_s", iv.t_s, "len_s", 1.0, "ops",
+			 (json_int_t)iv.ops, "bytes", (json_int_t)iv.bytes, "bytes_read",
+			 (json_int_t)iv.bytes_read, "bytes_written", (json_int_t)512, "mbps",
+			 iv.mbps, "max_latency_ms", (double)iv.max_latency_ns / 1e6, "sys", sys);
+}
+
+static struct lg_monitor *start(bool monitor, struct lg_runlog *log)
+{
+	struct lg_config cfg = { .monitor = monitor, .runlog = log };
+	struct lg_monitor *m = (struct lg_monitor *)dir; /* create must overwrite it */
+
+	assert_int_equal(lg_monitor_create(&cfg, dir, &m), 0);
+	return m;
+}
+
+/* The measured phase begins at t0; n intervals of one second follow, each after k + 1 MiB
+ * written to the rundir and synced: counters move, levels change between samples. */
+static void feed(struct lg_monitor *m, uint64_t t0, size_t n)
+{
+	static char mib[1 << 20];
+
+	lg_monitor_begin(m, t0);
+	for (size_t k = 0; k < n; k++) {
+		struct lg_interval iv = iv_at(k);
+		int fd = open(data_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+		for (size_t i = 0; i <= k; i++)
+			assert_int_equal(write(fd, mib, sizeof(mib)), sizeof(mib));
+		assert_int_equal(fdatasync(fd), 0);
+		close(fd);
+		usleep(1000); /* a context switch at least */
+		lg_monitor_interval(m, &iv, k, t0 + (k + 1) * NS);
+	}
+	lg_monitor_end(m);
+}
+
+static json_t *sys_of(json_t *run, size_t k)
+{
+	return json_object_get(json_array_get(json_object_get(run, "timeline"), k), "sys");
+}
+
+static double num(json_t *o, const char *part, const char *key)
+{
+	return json_number_value(json_object_get(part ? json_object_get(o, part) : o, key));
+}
+
+/* What lg_monitor_print writes (until the next call). */
+static const char *printed(const struct lg_monitor *m)
+{
+	static char text[1 << 20];
+	FILE *f = fmemopen(text, sizeof(text), "w");
+
+	lg_monitor_print(f, m);
+	fclose(f);
+	return text;
+}
+
+/* The summary spans the N intervals fed (1 s each); their numbers are >= 0, their sums
+ * are its counters and their means its levels (README). */
+static void check_summary(json_t *run)
+{
+	json_t *s = json_object_get(run, "sys_summary"), *v;
+	const char *key, *part;
+
+	assert_int_equal(json_object_size(s), 4);
+	assert_float_equal(num(s, NULL, "seconds"), N, 1e-9);
+	assert_int_equal(num(s, NULL, "intervals"), N);
+	assert_true(num(s, "counters", "cpu.ctxt") > 0); /* feed() slept */
+	for (int g = 0; g < 2; g++)
+		json_object_foreach(json_object_get(s, part = g ? "gauges" : "counters"), key, v) {
+			const char *end = key + strlen(key);
+			double sum = 0;
+
+			assert_true(json_number_value(v) >= 0);
+			for (size_t k = 0; k < N; k++) {
+				assert_float_equal(num(sys_of(run, k), NULL, "seconds"), 1.0, 1e-9);
+				assert_true(num(sys_of(run, k), part, key) >= 0);
+				sum += num(sys_of(run, k), part, key);
+			}
+			if (!g)
+				assert_int_equal(json_integer_value(v), (json_int_t)sum);
+			else if (!strncmp(key, "meminfo.", 8) || !strncmp(key, "vmstat.", 7) ||
+				 !strncmp(key, "procs_", 6) ||
+				 (end - key > 10 && !strcmp(end - 10, ".in_flight")))
+				assert_float_equal(json_number_value(v), sum / N, 1e-6);
+		}
+}
+
+/* A warning "DIR what" in the kernel log (facility user): dir tags our messages. */
+static void plant(const char *what)
+{
+	FILE *k = fopen("/dev/kmsg", "w");
+
+	assert_non_null(k);
+	fprintf(k, "<4>%s %s\n", dir, what);
+	fclose(k);
+}
+
+/* a's messages tagged with dir: "before" at t_before s, then "during" at 5 s; in the log
+ * (measured: whether the phase had begun) only the second is measured. */
+static void check_planted(json_t *a, double t_before, bool measured)
+{
+	size_t i, n = 0;
+	json_t *e;
+
+	json_array_foreach(a, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+
+		if (!text || strncmp(text, dir, strlen(dir)))
+			continue;
+		assert_string_equal(text + strlen(dir), n ? " during" : " before");
+		assert_true(fabs(num(e, NULL, "t_s") - (n ? 5 : t_before)) < 1);
+		n++;
+		assert_int_equal(json_is_true(json_object_get(e, "measured")), n == 2 && measured);
+	}
+	assert_int_equal(n, 2);
+}
+
+/* The text: the summary's block (levels as means), the kernel box when it kept any. */
+static void check_text(const struct lg_monitor *m, json_t *run, bool root)
+{
+	const char *text = printed(m), *line = strstr(text, " during\n");
+	char want[64];
+
+	snprintf(want, sizeof(want), " cached %.0f MiB",
+		 num(json_object_get(run, "sys_summary"), "gauges", "meminfo.cached_kib") / 1024);
+	assert_non_null(strstr(text,
+			       "\nSystem during the measured phase (3.0 s; levels are means):\n"));
+	assert_non_null(strstr(text, want));
+	assert_int_equal(!!strstr(text, "!! KERNEL: "), num(run, "kernel_messages", "count") +
+			 num(run, "kernel_messages", "lost") > 0);
+	assert_int_equal(line != NULL, root);
+	while (line && line[-1] != '\n')
+		line--; /* the planted warning's line, 5 s into the phase: "!! %+10.3fs %-7s %s" */
+	assert_true(!line || fabs(strtod(line + 2, NULL) - 5) < 1);
+	assert_true(!line || !strncmp(line + 15, "warning ", 8));
+}
+
+/* Close and parse the log: its interval lines are nrun runs of n as fed, with run's "sys". */
+static json_t *check_log(struct lg_runlog *log, size_t nrun, size_t n, json_t *run)
+{
+	json_t *lines = json_array();
+	char *text = NULL;
+	size_t k = 0;
+
+	assert_int_equal(lg_runlog_close(log), 0);
+	assert_int_equal(lg_sysinfo_slurp(log_path, &text), 0);
+	for (char *p = text; *p; p = strchr(p, '\n') + 1) {
+		json_t *l = json_loads(p, JSON_DISABLE_EOF_CHECK, NULL);
+		json_t *want = iv_line((int)(k / n), k % n, sys_of(run, k % n));
+
+		if (!strcmp(json_string_value(json_object_get(l, "type")), "interval")) {
+			assert_true(json_equal(l, want));
+			k++;
+		}
+		json_array_append_new(lines, l);
+		json_decref(want);
+	}
+	assert_int_equal(k, nrun * n);
+	free(text);
+	return lines;
+}
+
+/* Off: NULL and harmless. With --log only: runs 0 and 1 streamed, nothing else. */
+static void off(void **state)
+{
+	json_t *run = json_pack("{s:[{}, {}]}", "timeline"), *copy = json_deep_copy(run), *lines;
+	struct lg_runlog *log;
+	char err[256];
+
+	(void)state;
+	assert_null(start(false, NULL));
+	lg_monitor_poll(NULL);
+	feed(NULL, lg_now_ns(), 2);
+	assert_int_equal(lg_monitor_json(NULL, run), 0);
+	assert_string_equal(printed(NULL), "");
+	lg_monitor_destroy(NULL);
+	assert_int_equal(lg_runlog_open(log_path, &log, err, sizeof(err)), 0);
+	for (int r = 0; r < 2; r++) {
+		struct lg_monitor *m = start(false, log);
+
+		feed(m, lg_now_ns(), 2);
+		assert_int_equal(lg_monitor_json(m, run), 0);
+		assert_string_equal(printed(m), "");
+		lg_monitor_destroy(m);
+	}
+	assert_true(json_equal(run, copy)); /* nothing added to the result */
+	lines = check_log(log, 2, 2, NULL);
+	assert_int_equal(json_array_size(lines), 4); /* no kernel messages */
+	json_decref(lines);
+	json_decref(run);
+	json_decref(copy);
+}
+
+/* --monitor and --log, the phase "begun" 5 s ago; as root, warnings before and after it. */
+static void full_run(void **state)
+{
+	bool root = geteuid() == 0 && access("/dev/kmsg", W_OK) == 0;
+	json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline"), *lines;
+	uint64_t t0 = lg_now_ns() - 5 * NS;
+	struct lg_runlog *log;
+	struct lg_monitor *m;
+	char err[256];
+
+	(void)state;
+	if (!root)
+		print_message("not root: no kernel messages planted\n");
+	assert_int_equal(lg_runlog_open(log_path, &log, err, sizeof(err)), 0);
+	m = start(true, log);
+	if (root)
+		plant("before");
+	lg_monitor_poll(m);
+	if (root)
+		plant("during"); /* after t0, read at begin */
+	feed(m, t0, N);
+	assert_int_equal(lg_monitor_json(m, NULL), 0);
+	assert_int_equal(lg_monitor_json(m, run), 0);
+	assert_int_equal(json_object_size(run), 4); /* timeline and the 3 keys added */
+	check_summary(run);
+	assert_true(json_object_size(json_object_get(run, "vmstat_diff")) > 0);
+	assert_int_equal(json_object_size(json_object_get(run, "kernel_messages")), 6);
+	check_text(m, run, root);
+	lines = check_log(log, 1, N, run);
+	if (root) {
+		check_planted(json_object_get(json_object_get(run, "kernel_messages"), "messages"),
+			      5, false);
+		check_planted(lines, 0, true);
+	}
+	lg_monitor_destroy(m);
+	json_decref(lines);
+	json_decref(run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(off),
+		cmocka_unit_test(full_run),
+	};
+	int rc;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(log_path, sizeof(log_path), "%s/log", dir);
+	snprintf(data_path, sizeof(data_path), "%s/data", dir);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(log_path);
+	unlink(data_path);
+	rmdir(dir);
+	return rc;
+}
