@@ -123,8 +123,12 @@ static void log_kmsg(const struct lg_kmsg_entry *e, void *ctx)
 		return;
 	o = lg_kmsg_entry_json(e, m->t0_ns ? m->t0_ns : m->t_create);
 	if (o) {
+		/* by the kernel's time of the message, not when it was read: what setup
+		 * logged is first read as the phase begins */
+		bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;
+
 		json_object_set_new(o, "run", json_integer(m->run));
-		json_object_set_new(o, "measured", json_boolean(m->t0_ns != 0));
+		json_object_set_new(o, "measured", json_boolean(measured));
 	}
 	lg_runlog_put(m->log, "kmsg", o);
 }

@@ -272,11 +272,51 @@ static void full_run(void **state)
 	json_decref(run);
 }
 
+/* What setup logged is first read as the phase begins (the engine polls no earlier):
+ * in the log it is not "measured", by the kernel's time of it. As root only. */
+static void setup_message(void **state)
+{
+	json_t *run = json_pack("{s:[{}]}", "timeline"), *lines, *e;
+	struct lg_runlog *log;
+	struct lg_monitor *m;
+	char err[256];
+	size_t i, n = 0;
+
+	(void)state;
+	if (geteuid() != 0 || access("/dev/kmsg", W_OK) != 0) {
+		print_message("not root: no kernel message planted\n");
+		json_decref(run);
+		return;
+	}
+	assert_int_equal(lg_runlog_open(log_path, &log, err, sizeof(err)), 0);
+	m = start(true, log);
+	plant("setup");
+	usleep(2000);
+	feed(m, lg_now_ns(), 1);
+	assert_int_equal(lg_monitor_json(m, run), 0);
+	lines = check_log(log, 1, 1, run);
+	json_array_foreach(lines, i, e) {
+		const char *text = json_string_value(json_object_get(e, "text"));
+
+		if (!text || strncmp(text, dir, strlen(dir)))
+			continue;
+		assert_string_equal(text + strlen(dir), " setup");
+		assert_true(json_is_false(json_object_get(e, "measured")));
+		assert_true(num(e, NULL, "t_s") < 0); /* before the phase began */
+		n++;
+	}
+	assert_int_equal(n, 1);
+	lg_monitor_destroy(m);
+	json_decref(lines);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(off),
 		cmocka_unit_test(full_run),
+		cmocka_unit_test(setup_message),
 	};
 	int rc;
 
