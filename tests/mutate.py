@@ -100,6 +100,21 @@ MUTANTS = [
      "unit_result_summary|unit_result_json|integration_test_timed"),
     ("lock-waits", "src/ops_dbench.c",
      "F_OFD_SETLK, &fl)", "F_OFD_SETLKW, &fl)", "unit_ops"),
+    ("direct-no-file-probe", "src/direct.c",
+     "fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);", "fd = -1;", "unit_direct"),
+    ("dirscan-follows-links", "src/dirscan.c",
+     "O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC", "O_DIRECTORY | O_CLOEXEC", "unit_dirscan"),
+    ("errf-past-prefix", "src/errf.c",
+     "vsnprintf(err + off, len - off, fmt, ap);", "vsnprintf(err + off, len, fmt, ap);",
+     "unit_errf"),
+    # --- messages and multi-host stderr ---
+    ("cli-blames-word-before", "src/cli.c",
+     "arg[2] && !inside_short_word(argv))", "arg[2])", "unit_cli"),
+    ("show-dashdash-is-option", "src/show.c",
+     "if (options && !strcmp(argv[i], \"--\")) {", "if (0) {", "unit_show"),
+    ("kmsg-measured-when-read", "src/monitor.c",
+     "bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;",
+     "bool measured = m->t0_ns != 0;", "unit_monitor"),
 ]
 
 
