@@ -244,6 +244,7 @@ static void record_window(struct lg_client *c, size_t bucket)
 		c->win_epoch = ep;
 		c->win_cur = &c->win[ep % LG_WINDOWS];
 		lg_window_clear(c->win_cur);
+		atomic_store_explicit(&c->win_cur->epoch, ep, memory_order_relaxed);
 	}
 	lg_window_record_bucket(c->win_cur, bucket);
 }
@@ -401,6 +402,14 @@ static size_t control(struct lg_client *c, const struct lg_op *op, size_t pc)
 	}
 }
 
+/* Whether setup must end now: the filesystem is full, or the master says stop (an
+ * interrupt): the rest of setup would only delay the results and cleanup. */
+static bool setup_stops(struct lg_client *c)
+{
+	return atomic_load_explicit(&c->sh->setup_full, memory_order_relaxed) ||
+	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP;
+}
+
 /* Run one pass over a phase's ops. Returns false when the client must stop. */
 static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 {
@@ -417,8 +426,7 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 			continue;
 		}
 		for (uint64_t call = 0; call < calls; call++) {
-			if (must_stop(c, timed) || (c->in_setup && atomic_load_explicit(
-				&c->sh->setup_full, memory_order_relaxed)))
+			if (must_stop(c, timed) || (c->in_setup && setup_stops(c)))
 				return false;
 			timed_call(c, op, call, paced);
 		}

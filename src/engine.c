@@ -54,7 +54,8 @@ void lg_engine_abandon(void)
 }
 
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
- * a client process that died on the way is noticed instead of waited for forever. */
+ * a client process that died on the way is noticed instead of waited for forever, and
+ * an interrupt in setup stops the clients' setup (and its sleeps) at once. */
 static void gate_wait_all(struct engine *e)
 {
 	struct lg_gate *g = &e->sh->gate;
@@ -63,6 +64,8 @@ static void gate_wait_all(struct engine *e)
 	while (g->arrived + lg_spawn_reap(&e->spawn) < e->spawn.started) {
 		struct timespec ts;
 
+		if (interrupted)
+			lg_engine_set_phase(e, LG_CLOCK_STOP);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100 * (long)LG_NS_PER_MS; /* 0.1 s */
 		if (ts.tv_nsec >= (long)LG_NS_PER_SEC) {
@@ -185,10 +188,12 @@ static enum lg_run_status run_status(const struct engine *e, bool failed)
 {
 	if (failed)
 		return LG_RUN_FAILED;
-	if (interrupted || !e->t_exec)
+	if (interrupted)
 		return LG_RUN_INTERRUPTED;
-	if (atomic_load(&e->sh->abort))
+	if (atomic_load(&e->sh->abort)) /* in warm-up too: nothing was measured then */
 		return LG_RUN_ABORTED;
+	if (!e->t_exec)
+		return LG_RUN_INTERRUPTED;
 	return e->spawn.lost ? LG_RUN_PARTIAL : LG_RUN_COMPLETE;
 }
 
@@ -340,6 +345,8 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 
 	if (now)
 		lg_engine_begin_execute(e, 0);
+	if (interrupted) /* in setup: the clients leave at once, running no op */
+		lg_engine_set_phase(e, LG_CLOCK_STOP);
 	gate_release(&e->sh->gate, 1);
 	e->t_start = lg_now_ns();
 	if (now)

@@ -40,14 +40,19 @@ static uint64_t live_sum(struct engine *e, struct sums *t)
 
 
 /* The p99 of timeline interval k, from every client's window of it. Called once no
- * client writes that window any more (see window.h). */
+ * client writes that window any more (see window.h). A client that recorded nothing in
+ * interval k left its window as an earlier interval filled it: that one is skipped. */
 void lg_engine_interval_p99(struct engine *e, size_t k)
 {
 	struct lg_window_sum sum;
 
 	memset(&sum, 0, sizeof(sum));
-	for (unsigned i = 0; i < e->spawn.started; i++)
-		lg_window_add(&sum, &lg_engine_windows(e, i)[k % LG_WINDOWS]);
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		const struct lg_window *w = &lg_engine_windows(e, i)[k % LG_WINDOWS];
+
+		if (atomic_load_explicit(&w->epoch, memory_order_relaxed) == (unsigned)k)
+			lg_window_add(&sum, w);
+	}
 	lg_coord_sum(e->cfg->coord, (uint64_t *)&sum, sizeof(sum) / sizeof(uint64_t));
 	e->run->timeline[k].p99_ns = lg_window_percentile(&sum, 99);
 }

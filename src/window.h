@@ -24,6 +24,9 @@
 /* The latencies of one client in one interval. */
 struct lg_window {
 	_Atomic uint32_t buckets[LG_WINDOW_BUCKETS]; /* ops per bucket */
+	_Atomic unsigned epoch; /* the interval the counts are of: set by the writer as it
+				   clears the window for it; a window its client left alone
+				   holds an older interval's counts */
 };
 
 /* Counts of many windows added up, for the master's queries. */

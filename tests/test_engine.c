@@ -1,7 +1,8 @@
 /* engine.c: whole runs of small workloads through lg_engine_run, threads and
  * processes -- exact merged counts for --run-once, the measured time of a timed run,
  * setup errors refusing the run, the run directory made and removed (or kept), the
- * timeline adding up to the totals' ops, and an interrupt ending a long run early. */
+ * timeline adding up to the totals' ops, no p99 for an idle interval, --abort-on-error
+ * in warm-up making an aborted run, and an interrupt ending a long setup or run early. */
 #include "loadgen/engine.h"
 
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -183,6 +185,57 @@ static void test_keep(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* A timeline interval in which no op completed has no p99: a client's window of an
+ * interval it recorded nothing in still holds the latencies of LG_WINDOWS intervals
+ * before, and is not that interval's. Here quick stats, then a 450 ms sleep that leaves
+ * several 100 ms intervals idle. */
+static void test_idle_interval_p99(void **state)
+{
+	struct lg_workload *wl = load("setup:\n  - mkdir: d\n"
+				      "run:\n  - repeat: {count: 100, do: [stat: d]}\n"
+				      "  - sleep: 450ms\n"
+				      "cleanup:\n  - rmdir: d\n", 1);
+	struct lg_config cfg = config(1, false);
+	struct lg_run run;
+	char err[512];
+	unsigned idle = 0;
+
+	(void)state;
+	cfg.run_once = false;
+	cfg.time_s = 1.2;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	for (size_t i = 0; i < run.ntimeline; i++) {
+		if (run.timeline[i].ops)
+			continue;
+		idle++;
+		assert_int_equal(run.timeline[i].p99_ns, 0);
+	}
+	assert_true(idle >= 3);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
+/* --abort-on-error stopping the run in warm-up: the run is "aborted", as when it stops
+ * in the measured phase, not "interrupted" (which says a signal stopped it). */
+static void test_abort_in_warmup(void **state)
+{
+	struct lg_workload *wl = load("run:\n  - stat: none\n  - sleep: 1ms\n", 1);
+	struct lg_config cfg = config(1, false);
+	struct lg_run run;
+	char err[512];
+
+	(void)state;
+	cfg.run_once = false;
+	cfg.warmup_s = 1;
+	cfg.abort_on_error = true;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_false(lg_engine_interrupted());
+	assert_int_equal(run.status, LG_RUN_ABORTED);
+	assert_int_equal(run.ops, 0);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
 /* As main.c does: a signal handler asks the engine to stop. */
 static void on_signal(int sig)
 {
@@ -224,6 +277,60 @@ static void test_interrupt(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* The child of test_interrupt_setup: a long setup, interrupted after 300 ms. Exits 0
+ * when the run returned within 3 s, interrupted, with nothing measured. */
+static int interrupt_setup_child(void)
+{
+	/* a sleep, cut short; then calls, each of which must see the stop */
+	struct lg_workload *wl = load("setup:\n  - sleep: 10s\n  - repeat: {count: 20000000, "
+				      "do: [{stat: {path: none, expect: any}}]}\n"
+				      "run:\n  - mkdir: d${client}\n  - rmdir: d${client}\n", 2);
+	struct lg_config cfg = config(2, false);
+	struct timespec t0, t1;
+	struct lg_run run;
+	pthread_t t, self = pthread_self();
+	char err[512];
+	int rc;
+
+	cfg.warmup_s = 0;
+	cfg.run_once = false;
+	cfg.time_s = 30;
+	signal(SIGUSR1, on_signal);
+	pthread_create(&t, NULL, interrupt_later, &self);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = lg_engine_run(&cfg, wl, &run, err, sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(t, NULL);
+	if (rc)
+		return 1;
+	if (t1.tv_sec - t0.tv_sec >= 3)
+		return 2; /* setup ran to its end */
+	if (run.status != LG_RUN_INTERRUPTED || run.ops)
+		return 3;
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+	return 0;
+}
+
+/* An interrupt during setup ends setup (its sleeps too) within a second or so, and
+ * no op is measured; without it, Ctrl-C waits out the whole setup (in a child: the
+ * interrupt flag stays set). */
+static void test_interrupt_setup(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(interrupt_setup_child());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +339,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timed, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_setup_error, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_keep, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_idle_interval_p99, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_abort_in_warmup, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_interrupt_setup, setup_dir, remove_dir),
 		/* last: the interrupt flag stays set */
 		cmocka_unit_test_setup_teardown(test_interrupt, setup_dir, remove_dir),
 	};

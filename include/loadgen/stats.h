@@ -176,7 +176,7 @@ struct lg_interval {
 /* Status of a run. */
 enum lg_run_status {
 	LG_RUN_COMPLETE,    /* ran for its time (or its one pass) */
-	LG_RUN_INTERRUPTED, /* stopped early by a signal or --abort-on-error */
+	LG_RUN_INTERRUPTED, /* stopped early by a signal (SIGINT, SIGTERM) */
 	LG_RUN_PARTIAL,     /* some client processes died; the others ran to the end */
 	LG_RUN_ABORTED,     /* --abort-on-error stopped it at the first unexpected result */
 	LG_RUN_FAILED       /* it could not measure (e.g. the filesystem was full in setup) */
