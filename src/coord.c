@@ -16,6 +16,7 @@
 #include "mpi_coord.h"
 
 #define TOKEN_NAME ".loadgen-rank0" /* rank 0's token in a fresh run directory */
+#define TOKEN_HOST ".loadgen-host"  /* the same token, in a host's own run directory */
 #define TOKEN_LEN 40                /* bytes of the token text */
 
 /* Environment variables that MPI launchers set in each rank: the variable, the one
@@ -150,7 +151,7 @@ void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients)
 
 bool lg_coord_owns_rundir(const struct lg_coord *c)
 {
-	return !c || c->rank == 0 || !c->shared;
+	return !c || c->rank == 0 || c->made;
 }
 
 uint64_t lg_hash_bytes(uint64_t h, const void *p, size_t len)
@@ -210,17 +211,22 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 	}
 }
 
-/* Rank 0: a token nobody else can have written, in a file of the new directory. */
-static int write_token(int dirfd, char *token, size_t len)
+/* Rank 0: a token nobody else can have written. */
+static void make_token(char *token, size_t len)
 {
 	struct timespec ts;
-	int fd;
-	ssize_t n;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(token, len, "%016llx-%08x-%012lld", (unsigned long long)lg_hash_bytes(
 			 LG_HASH_INIT, &ts, sizeof(ts)), (unsigned)getpid(), (long long)ts.tv_nsec);
-	fd = openat(dirfd, TOKEN_NAME, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+/* Write token into the new file name of the directory open as dirfd. */
+static int write_token(int dirfd, const char *name, const char *token)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	ssize_t n;
+
 	if (fd < 0)
 		return -errno;
 	n = write(fd, token, strlen(token));
@@ -233,11 +239,11 @@ static int write_token(int dirfd, char *token, size_t len)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-/* Whether the directory open as dirfd holds rank 0's token. */
-static bool has_token(int dirfd, const char *token)
+/* Whether the directory open as dirfd holds the token in its file name. */
+static bool has_token(int dirfd, const char *name, const char *token)
 {
 	char buf[TOKEN_LEN + 8] = { 0 };
-	int fd = openat(dirfd, TOKEN_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	ssize_t n;
 
 	if (fd < 0)
@@ -252,40 +258,75 @@ static int open_dir(const char *path)
 	return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-/* Ranks > 0: open rank 0's directory, or make the same path here when it is not there. */
-static int join_rundir(struct lg_coord *c, const char *path, const char *token, int *fd,
-		       char *err, size_t errlen)
+/* err gets path and the text of errno; returns -errno. */
+static int fail(const char *path, char *err, size_t errlen)
 {
-	bool made = false;
+	int rc = -errno;
 
+	snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return rc;
+}
+
+/* Ranks > 0, first step: open rank 0's directory, or make the same path here when it is
+ * not there and leave the token in it for the other ranks of this host. *later: the path
+ * is here without rank 0's token, perhaps made by another rank of this host in this
+ * same step; the second step looks again once every rank has taken the first. */
+static int join_rundir(struct lg_coord *c, const char *path, const char *token, int *fd,
+		       bool *later, char *err, size_t errlen)
+{
+	int rc;
+
+	*later = false;
 	*fd = open_dir(path);
 	if (*fd < 0 && errno == ENOENT) {
-		if (mkdir(path, 0755) == 0)
-			made = true;
-		else if (errno != EEXIST)
-			goto fail;
+		if (mkdir(path, 0755) < 0) {
+			*later = errno == EEXIST;
+			return *later ? 0 : fail(path, err, errlen);
+		}
+		c->made = true;
+		c->shared = false;
 		*fd = open_dir(path);
+		if (*fd < 0)
+			return fail(path, err, errlen);
+		rc = write_token(*fd, TOKEN_HOST, token); /* *fd stays: teardown removes it */
+		if (rc)
+			snprintf(err, errlen, "%s/%s: %s", path, TOKEN_HOST, strerror(-rc));
+		return rc;
 	}
 	if (*fd < 0)
-		goto fail;
-	c->shared = !made && has_token(*fd, token);
-	if (!made && !c->shared) {
-		snprintf(err, errlen, "%s exists here but is not the run directory rank 0 "
-			 "created (no token); refusing to use it", path);
+		return fail(path, err, errlen);
+	c->shared = has_token(*fd, TOKEN_NAME, token);
+	if (!c->shared) {
 		close(*fd);
 		*fd = -1;
-		return -EEXIST;
+		*later = true;
 	}
 	return 0;
-fail:
-	snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	return -errno;
+}
+
+/* Ranks > 0, second step, when the first found the path without rank 0's token: it is
+ * the directory another rank of this host made, or one nobody of this run made. */
+static int join_host_rundir(struct lg_coord *c, const char *path, const char *token, int *fd,
+			    char *err, size_t errlen)
+{
+	*fd = open_dir(path);
+	if (*fd < 0)
+		return fail(path, err, errlen);
+	c->shared = false;
+	if (has_token(*fd, TOKEN_HOST, token))
+		return 0;
+	snprintf(err, errlen, "%s exists here but is not the run directory rank 0 "
+		 "created (no token); refusing to use it", path);
+	close(*fd);
+	*fd = -1;
+	return -EEXIST;
 }
 
 int lg_coord_rundir(struct lg_coord *c, const char *parent, char **path, int *fd, char *err,
 		    size_t errlen)
 {
 	char msg[4096 + TOKEN_LEN + 8] = { 0 }; /* rank 0's path, NUL, token */
+	bool later = false;
 	int rc = 0;
 
 	if (!c)
@@ -293,24 +334,35 @@ int lg_coord_rundir(struct lg_coord *c, const char *parent, char **path, int *fd
 	*path = NULL;
 	*fd = -1;
 	c->shared = true;
+	c->made = false;
 	if (c->rank == 0) {
+		make_token(msg + 4096, TOKEN_LEN + 1);
 		rc = lg_rundir_create(parent, path, fd, err, errlen);
 		if (!rc && strlen(*path) >= 4096)
 			rc = -ENAMETOOLONG;
-		if (!rc && (rc = write_token(*fd, msg + 4096, TOKEN_LEN + 1)))
+		if (!rc && (rc = write_token(*fd, TOKEN_NAME, msg + 4096)))
 			snprintf(err, errlen, "%s/%s: %s", *path, TOKEN_NAME, strerror(-rc));
 		if (!rc)
 			memcpy(msg, *path, strlen(*path) + 1);
 	}
+	/* each status is agreed: once one fails, every rank skips the next steps alike */
 	rc = lg_coord_status(c, rc, err, errlen);
-	if (!rc)
+	if (!rc) {
 		rc = lg_coord_bcast(c, msg, sizeof(msg));
-	if (!rc && c->rank != 0) {
-		*path = strdup(msg);
-		rc = *path ? join_rundir(c, msg, msg + 4096, fd, err, errlen) : -ENOMEM;
+		if (!rc && c->rank != 0) {
+			*path = strdup(msg);
+			rc = *path ? join_rundir(c, msg, msg + 4096, fd, &later, err, errlen)
+				   : -ENOMEM;
+		}
+		rc = lg_coord_status(c, rc, err, errlen);
 	}
-	rc = lg_coord_status(c, rc, err, errlen);
-	if (c->rank == 0 && *fd >= 0)
-		unlinkat(*fd, TOKEN_NAME, 0); /* every rank looked: the workload must not see it */
+	if (!rc) { /* every directory a rank made now holds its token */
+		if (later)
+			rc = join_host_rundir(c, msg, msg + 4096, fd, err, errlen);
+		rc = lg_coord_status(c, rc, err, errlen);
+	}
+	/* every rank looked: the workload must not see the tokens */
+	if (*fd >= 0 && (c->rank == 0 || c->made))
+		unlinkat(*fd, c->rank == 0 ? TOKEN_NAME : TOKEN_HOST, 0);
 	return rc;
 }

@@ -271,6 +271,24 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 	free(rundir);
 }
 
+/* Entries the cleanup left (-1 with --keep, or when a directory could not be counted),
+ * each run directory counted once, by its owner: rank 0's, and the own directory of a
+ * host that does not share it. Every rank calls it (a reduction), --keep or not. */
+static int64_t cleanup_left(const struct lg_config *cfg, int dirfd)
+{
+	uint64_t v[2] = { 0, 0 }, left = 0; /* entries left, directories not counted */
+
+	if (lg_coord_owns_rundir(cfg->coord) && !cfg->keep) {
+		if (lg_rundir_count(dirfd, &left) == 0)
+			v[0] = left;
+		else
+			v[1] = 1;
+	}
+	if (lg_coord_sum(cfg->coord, v, 2) || v[1] || cfg->keep)
+		return -1;
+	return (int64_t)v[0];
+}
+
 /* The measured phase is over: --end-sync makes a final syncfs part of it. */
 static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 {
@@ -366,7 +384,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	struct sched_param old;
 	char *rundir = NULL;
 	int dirfd = -1, rc, policy;
-	uint64_t t_stop = 0, left;
+	uint64_t t_stop = 0;
 	bool failed = false;
 
 	memset(run, 0, sizeof(*run));
@@ -418,11 +436,9 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	gate_release(&e.sh->gate, 2);
 	lg_spawn_join(&e.spawn);
 	lg_spawn_warn_lost(&e.spawn);
-	run->cleanup_left = -1;
 	if (co) /* a shared directory: count once every rank's cleanup is over */
 		lg_coord_status(co, 0, NULL, 0);
-	if (!cfg->keep && lg_rundir_count(dirfd, &left) == 0)
-		run->cleanup_left = (int64_t)left;
+	run->cleanup_left = cleanup_left(cfg, dirfd);
 	if (!rc)
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */

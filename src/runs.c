@@ -138,6 +138,19 @@ static void print_repeat_stop(const struct lg_config *cfg, size_t n, double ci_p
 		       cfg->repeat_rule.pct);
 }
 
+/* Whether any rank was interrupted, the same answer on every rank (a reduction): a
+ * signal that reaches one rank after a run's last interval exchange (in cleanup, say)
+ * is seen by no other, and a rank that left the loops of runs alone would leave the
+ * others waiting for it in the next run. The others then count as interrupted too. */
+static bool runs_interrupted(const struct lg_config *cfg)
+{
+	uint64_t any = lg_engine_interrupted() ? 1 : 0;
+
+	if (lg_coord_sum(cfg->coord, &any, 1) == 0 && any)
+		lg_engine_interrupt();
+	return any != 0;
+}
+
 /* Run one client count until its --repeat rule is met (stopping early on a signal),
  * reporting each run into runs[*n...]. Returns 0; 1 when a run failed (no use going on);
  * or a negative errno when a run could not start (the runs before it are kept). */
@@ -149,7 +162,7 @@ int lg_runs_count(const struct lg_config *cfg, const struct lg_workload *wl,
 	bool done;
 	char err[1024];
 
-	while (!lg_engine_interrupted()) {
+	while (!runs_interrupted(cfg)) {
 		int rc;
 
 		if (cfg->repeat > 1 || cfg->nsweep > 1)
@@ -200,7 +213,7 @@ int lg_runs_sweep(struct lg_config *cfg, struct lg_workload **wls, struct lg_run
 		  size_t *n)
 {
 	*n = 0;
-	for (size_t i = 0; i < cfg->nsweep && !lg_engine_interrupted(); i++) {
+	for (size_t i = 0; i < cfg->nsweep && !runs_interrupted(cfg); i++) {
 		int rc;
 
 		cfg->clients = cfg->sweep[i];

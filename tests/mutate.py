@@ -122,6 +122,13 @@ MUTANTS = [
     ("setup-ignores-interrupt", "src/client.c",
      "memory_order_relaxed) ||\n\t       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP;",
      "memory_order_relaxed);", "unit_engine"),
+    # --- many hosts ---
+    ("runs-stop-on-own-signal", "src/runs.c",
+     "while (!runs_interrupted(cfg)) {", "while (!lg_engine_interrupted()) {",
+     "integration_test_mpi"),
+    ("cleanup-left-own-rank", "src/engine.c",
+     "if (lg_coord_sum(cfg->coord, v, 2) || v[1] || cfg->keep)", "if (v[1] || cfg->keep)",
+     "integration_test_mpi"),
     ("kmsg-measured-when-read", "src/monitor.c",
      "bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;",
      "bool measured = m->t0_ns != 0;", "unit_monitor"),

@@ -125,6 +125,8 @@ struct lg_coord {
 	const char *launcher;           /* what started us ("Open MPI", "Slurm", "--mpi") */
 	json_t *env;                    /* this rank's environment (borrowed) for the result */
 	bool shared;                    /* the run directory is rank 0's (set per run) */
+	bool made;                      /* this rank created its host's own run directory,
+					   which ranks of its host share (set per run) */
 	uint64_t start_realtime_ns;     /* CLOCK_REALTIME when the last start barrier ended */
 	void *priv;                     /* backend state */
 };
@@ -168,13 +170,15 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 
 /* The run directory of a coordinated run: rank 0 creates it under parent and leaves a
  * token file in it; every other rank opens the same path and looks for the token. A
- * rank that does not see it creates the path on its own filesystem (c->shared false).
+ * rank that does not see it creates the path on its own filesystem (c->shared false,
+ * c->made true) and leaves a token of its own there for the other ranks of its host,
+ * which then use that directory (c->shared and c->made false).
  * With c NULL, lg_rundir_create. Returns 0 or a negative errno with err filled (the
  * status is agreed: every rank returns the same). */
 int lg_coord_rundir(struct lg_coord *c, const char *parent, char **path, int *fd, char *err,
 		    size_t errlen);
-/* Whether this rank removes the run directory at the end: rank 0 always, the others
- * when it is not shared. */
+/* Whether this rank removes (and counts) the run directory at the end: rank 0 always,
+ * another rank when it created the directory of its host. */
 bool lg_coord_owns_rundir(const struct lg_coord *c);
 
 /* 64-bit FNV-1a of len bytes, chained from h (start with LG_HASH_INIT). */

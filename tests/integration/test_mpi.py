@@ -33,12 +33,15 @@ ENV["TSAN_OPTIONS"] = " ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
                                                "tsan-openmpi.supp")] if x)
 ENV["ASAN_OPTIONS"] = ":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
                                            "detect_leaks=0"] if x)
-# Each rank: its own host name h<rank>; with TINY, rank 1 also gets a private tmpfs of
-# TINY over the target directory (so it does not see rank 0's run directory).
+# Each rank: its own host name h<rank> (with JOIN, ranks from JOIN on share host
+# h<JOIN>); with TINY, rank TINY_RANK (1) also gets a private tmpfs of TINY over the
+# target directory (so it does not see the other ranks' run directory).
 RANK_SCRIPT = r'''
 r=$OMPI_COMM_WORLD_RANK
-hostname "h$r" || exit 97
-if [ -n "$TINY" ] && [ "$r" = 1 ]; then
+h=$r
+if [ -n "$JOIN" ] && [ "$r" -ge "$JOIN" ]; then h=$JOIN; fi
+hostname "h$h" || exit 97
+if [ -n "$TINY" ] && [ "$r" = "$TINY_RANK" ]; then
   mount -t tmpfs -o "size=$TINY" none "$TARGET" || exit 98
 fi
 exec "$@"
@@ -47,13 +50,15 @@ unshare_ok = subprocess.run(["unshare", "-u", "-m", "--propagation", "private", 
                             capture_output=True).returncode == 0
 
 
-def mpirun(np, args, hosts=False, tiny=None, target=None, timeout=120, popen=False):
+def mpirun(np, args, hosts=False, tiny=None, target=None, timeout=120, popen=False,
+           tiny_rank=1, join=None):
     cmd = [MPIRUN, "--oversubscribe", "-np", str(np)]
     if hosts:
         cmd += ["unshare", "-u", "-m", "--propagation", "private", "sh", "-c", RANK_SCRIPT,
                 "sh"]
     cmd += [LOADGEN] + args
-    env = dict(ENV, TINY=tiny or "", TARGET=target or "")
+    env = dict(ENV, TINY=tiny or "", TARGET=target or "", TINY_RANK=str(tiny_rank),
+               JOIN="" if join is None else str(join))
     if popen:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env=env)
@@ -265,6 +270,25 @@ cleanup:
     check(run["hosts"][1]["env"]["fs_type"] == "tmpfs", "rank 1's env shows its tmpfs")
     check("Warning: hosts differ in fs_type" in p.stdout, "warning: hosts differ", p.stdout)
     check(os.listdir(t) == [], "run directory removed")
+    check(run["cleanup_left"] == 6, f"cleanup_left counts rank 1's own directory too "
+          f"({run['cleanup_left']})")
+
+    # two ranks of one host that does not see rank 0's directory share their own
+    d = tmpdir()
+    t = os.path.join(d, "t")
+    os.mkdir(t)
+    p = mpirun(3, ["--run-once", "-c", wl, "-D", t, "--json", os.path.join(d, "r.json"),
+                   "2"], hosts=True, tiny="64m", target=t, tiny_rank=0, join=1)
+    check(p.returncode == 0, f"ranks 1 and 2 share host h1's own directory ({p.returncode})",
+          p.stderr)
+    run = load(os.path.join(d, "r.json"))["runs"][0]
+    hosts = [(h["host"], h["ranks"], h["clients"], h["shared_directory"])
+             for h in run["hosts"]]
+    check(hosts == [("h0", 1, 2, True), ("h1", 2, 4, False)], f"hosts {hosts}")
+    check(run["bytes_written"] == 6 * 16 * 4096, "every client wrote")
+    check(run["cleanup_left"] == 6, f"cleanup_left {run['cleanup_left']}")
+    check(os.listdir(t) == [] and "removing" not in p.stderr,
+          "h1's directory removed once", p.stderr)
 
 
 # --- SIGTERM to every rank: interrupted result from rank 0 within about a second ---
@@ -311,6 +335,47 @@ out, err = proc.communicate(timeout=60)
 check(proc.returncode == 130, f"SIGTERM to one rank: all exit 130 ({proc.returncode})", err)
 check(load(os.path.join(d, "r.json"))["runs"][0]["status"] == "interrupted",
       "interrupted result")
+
+
+# --- SIGTERM to one rank in a cleanup, between --repeat runs: no rank waits for it ---
+def rank_of(pid):
+    with open(f"/proc/{pid}/environ", "rb") as f:
+        env = dict(x.split(b"=", 1) for x in f.read().split(b"\0") if b"=" in x)
+    return int(env[b"OMPI_COMM_WORLD_RANK"])
+
+
+d = tmpdir()
+slow = write(os.path.join(d, "slow.yaml"), """name: slow
+run:
+  - mkdir: "m${client}"
+  - rmdir: "m${client}"
+cleanup:
+  - create: {path: "c${client}", as: f, flags: [write]}
+  - write: {file: f, size: 4KiB, offset: 0, count: 1000000}
+  - close: f
+  - unlink: "c${client}"
+""")
+proc = mpirun(2, ["-q", "-t", "1", "--warmup", "0", "--repeat", "3", "-c", slow, "-D", d,
+                  "--json", os.path.join(d, "r.json"), "1"], popen=True)
+marker, t0 = None, time.monotonic()
+while not marker and time.monotonic() - t0 < 60 and proc.poll() is None:
+    marker = [x for x in os.listdir(d) if x.startswith("loadgen.") and
+              os.path.exists(os.path.join(d, x, "c1"))]
+    time.sleep(0.01)
+pids = [x for x in rank_pids(d) if rank_of(x) == 1]
+check(marker and len(pids) == 1, f"rank 1 reached the cleanup of run 1 ({pids})")
+os.kill(pids[0], signal.SIGTERM)
+try:
+    out, err = proc.communicate(timeout=60)
+except subprocess.TimeoutExpired:
+    for pid in rank_pids(d):
+        os.kill(pid, signal.SIGKILL)
+    out, err = proc.communicate()
+    check(False, "the job ended after SIGTERM to rank 1 in its cleanup (it hung)")
+check(proc.returncode == 130, f"all exit 130 ({proc.returncode})", err)
+runs = load(os.path.join(d, "r.json"))["runs"]
+check([r["status"] for r in runs] == ["interrupted"],
+      f"one run, interrupted ({[r['status'] for r in runs]})")
 
 # --- kill -9 of one rank: the job must not hang ---
 d = tmpdir()
