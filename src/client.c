@@ -446,11 +446,15 @@ void lg_futex_wake_all(_Atomic int *word)
 	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-/* Arrive at the gate's current stage `from` and wait until the master opens the next. */
-static void gate_wait(struct lg_gate *g, int from)
+/* Arrive at the gate's current stage `from` and wait until the master opens the next.
+ * The master counts each client's arrival by its own flag: a client process that
+ * arrived and then died is not counted twice (arrived, and lost). */
+static void gate_wait(struct lg_client *c, int from)
 {
-	pthread_mutex_lock(&g->lock);
-	g->arrived++;
+	struct lg_gate *g = &c->sh->gate;
+
+	atomic_store_explicit(&c->live->passed, from + 1, memory_order_release);
+	pthread_mutex_lock(&g->lock); /* the master reads passed after its wait */
 	pthread_cond_signal(&g->cond);
 	pthread_mutex_unlock(&g->lock);
 	while (atomic_load_explicit(&g->stage, memory_order_acquire) == from)
@@ -475,13 +479,13 @@ void *lg_client_main(void *arg)
 	keep_setup_files(c);
 	/* failures of the run phase before recording starts are warm-up's */
 	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
-	gate_wait(&c->sh->gate, 0);
+	gate_wait(c, 0);
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
 	c->recording = false;
 	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
-	gate_wait(&c->sh->gate, 1);
+	gate_wait(c, 1);
 	close_all(c, true);
 	c->untimed = &c->stats->untimed[LG_UNTIMED_CLEANUP];
 	if (!c->sh->skip_cleanup)

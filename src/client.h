@@ -28,9 +28,9 @@ enum lg_clock_phase {
 /* Where clients wait for the master: once before the measured phase (the start
  * barrier), once before cleanup (so no client removes files while others are measured). */
 struct lg_gate {
-	pthread_mutex_t lock;  /* guards arrived */
-	pthread_cond_t cond;   /* signalled to the master as clients arrive */
-	unsigned arrived;      /* clients that reached the current stage's end */
+	pthread_mutex_t lock;  /* with cond: the master sleeps until a client arrives */
+	pthread_cond_t cond;   /* signalled to the master as clients arrive (each says
+				  so in its lg_live.passed first) */
 	_Atomic int stage;     /* 0: setup, 1: measure, 2: cleanup; clients wait on it with
 				  a futex, so a release wakes thousands of them at once
 				  instead of handing a mutex from one to the next */
@@ -76,6 +76,7 @@ struct lg_live {
 	_Atomic uint64_t m_read;             /* bytes read by them */
 	_Atomic uint64_t m_written;          /* bytes written by them */
 	_Atomic int done;                    /* 1 once the client left the run phase */
+	_Atomic int passed;                  /* gate stages it arrived at the end of */
 	/* Written by the client, read by the master only after the client stopped: */
 	uint64_t last_end_ns;                /* when the last measured op ended */
 };

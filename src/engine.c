@@ -53,15 +53,28 @@ void lg_engine_abandon(void)
 		lg_spawn_kill(s);
 }
 
+/* Clients that arrived at the end of gate stage `stage`, or were lost: each counted
+ * once, whichever it did first. */
+static unsigned arrived(struct engine *e, int stage)
+{
+	unsigned n = 0;
+
+	lg_spawn_reap(&e->spawn);
+	for (unsigned i = 0; i < e->spawn.started; i++)
+		n += atomic_load_explicit(&e->live[i].passed, memory_order_acquire) > stage ||
+		     lg_spawn_lost(&e->spawn, i);
+	return n;
+}
+
 /* Master: wait until every live client arrived at the gate. Waits in slices, so that
  * a client process that died on the way is noticed instead of waited for forever, and
  * an interrupt in setup stops the clients' setup (and its sleeps) at once. */
-static void gate_wait_all(struct engine *e)
+static void gate_wait_all(struct engine *e, int stage)
 {
 	struct lg_gate *g = &e->sh->gate;
 
 	pthread_mutex_lock(&g->lock);
-	while (g->arrived + lg_spawn_reap(&e->spawn) < e->spawn.started) {
+	while (arrived(e, stage) < e->spawn.started) {
 		struct timespec ts;
 
 		if (interrupted)
@@ -80,9 +93,6 @@ static void gate_wait_all(struct engine *e)
 /* Master: let the clients waiting at the gate go on to stage. */
 static void gate_release(struct lg_gate *g, int stage)
 {
-	pthread_mutex_lock(&g->lock);
-	g->arrived = 0;
-	pthread_mutex_unlock(&g->lock);
 	atomic_store_explicit(&g->stage, stage, memory_order_release);
 	lg_futex_wake_all(&g->stage);
 }
@@ -410,7 +420,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	e.sh->dirfd = dirfd;
 	rc = lg_spawn_start(&e.spawn, cfg->processes, cfg->clients, e.clients, err, errlen);
 	current_spawn = &e.spawn;
-	gate_wait_all(&e);
+	gate_wait_all(&e, 0);
 	if (!rc)
 		failed = setup_failed(&e, rundir);
 	if (!rc && co) /* one rank's setup failed: every rank's run failed */
@@ -430,7 +440,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	}
 	if (policy >= 0)
 		pthread_setschedparam(pthread_self(), policy, &old);
-	gate_wait_all(&e);
+	gate_wait_all(&e, 1);
 	if (!rc && cfg->end_sync)
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);

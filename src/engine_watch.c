@@ -61,9 +61,11 @@ static unsigned count_done(struct engine *e)
 {
 	unsigned done = 0;
 
-	for (unsigned i = 0; i < e->spawn.started; i++)
-		done += (unsigned)atomic_load_explicit(&e->live[i].done, memory_order_acquire);
-	return done + lg_spawn_reap(&e->spawn);
+	lg_spawn_reap(&e->spawn);
+	for (unsigned i = 0; i < e->spawn.started; i++) /* a client done, then lost: once */
+		done += atomic_load_explicit(&e->live[i].done, memory_order_acquire) ||
+			lg_spawn_lost(&e->spawn, i);
+	return done;
 }
 
 /* This rank's sums for an interval exchange (see coord.h), from the live counters:

@@ -110,6 +110,11 @@ unsigned lg_spawn_reap(struct lg_spawn *s)
 	return s->lost;
 }
 
+bool lg_spawn_lost(const struct lg_spawn *s, unsigned i)
+{
+	return s->processes && (s->lost_signal[i] || s->exit_status[i] > 0);
+}
+
 void lg_spawn_join(struct lg_spawn *s)
 {
 	for (unsigned i = 0; i < s->started; i++) {

@@ -28,6 +28,9 @@ int lg_spawn_start(struct lg_spawn *s, bool processes, unsigned n, struct lg_cli
 		   char *err, size_t errlen);
 /* Processes: notice clients that died, without waiting. Returns s->lost. */
 unsigned lg_spawn_reap(struct lg_spawn *s);
+/* Processes: whether client i was lost (as lg_spawn_reap last saw): it will never
+ * arrive anywhere again. Threads are never lost. */
+bool lg_spawn_lost(const struct lg_spawn *s, unsigned i);
 /* Processes: say on stderr which clients were lost, and how. */
 void lg_spawn_warn_lost(const struct lg_spawn *s);
 /* Wait for every client to end. */

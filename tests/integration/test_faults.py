@@ -130,6 +130,32 @@ alive = [c for c in r["clients"] if c["id"] != r["lost_clients"][0]["client"]]
 check(all(c["ops"] > 0 for c in alive), "the other clients kept working")
 check(listdir(target) == [], "lost client: target left empty")
 
+# -- A client that finished its pass, then was killed while waiting for the others,
+# counts once: the master still waits for the one still running (--run-once; with
+# --seed 1, client 0 chooses the 100 ms sleep and client 1 the 3 s one).
+w = write(os.path.join(d, "uneven.yaml"), """
+run:
+  - choose:
+      - do: [sleep: 100ms]
+      - do: [sleep: 3s]
+""")
+jp = os.path.join(d, "done-lost.json")
+p = start(["-D", target, "-c", w, "--run-once", "--warmup", "0", "--processes", "--seed", "1",
+           "2"], jp)
+time.sleep(1.0)
+kids = sorted(int(k) for k in subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
+                                             text=True).stdout.split())
+check(len(kids) == 2, f"2 client processes ({kids})")
+os.kill(kids[0], signal.SIGKILL)
+out, err = p.communicate(timeout=60)
+r = json.load(open(jp))["runs"][0]
+lat = {c["id"]: c["latency_ns"]["max"] for c in r["clients"]}
+check(r["status"] == "partial" and [c["client"] for c in r["lost_clients"]] == [0],
+      "done, then lost: client 0 is the one lost", r["lost_clients"])
+check(lat.get(0, 0) < 0.5e9 and lat.get(1, 0) > 2.9e9,
+      f"the other client's 3 s sleep ran to its end ({lat})")
+check(r["duration_s"] > 2.9, f"the run lasted until it did ({r['duration_s']})")
+
 # -- A planted symbolic link is removed, never followed.
 outside = os.path.join(d, "outside")
 os.mkdir(outside)
