@@ -176,7 +176,8 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 			 (unsigned)cfg->sync_open << 2 | (unsigned)cfg->sync_dirs << 3 |
 			 (unsigned)cfg->fsync_writes << 4 | (unsigned)cfg->direct << 5 |
 			 (unsigned)cfg->end_sync << 6 | (unsigned)cfg->drop_caches << 7 |
-			 (unsigned)cfg->verify << 8 | (unsigned)cfg->abort_on_error << 9;
+			 (unsigned)cfg->verify << 8 | (unsigned)cfg->abort_on_error << 9 |
+			 (unsigned)cfg->keep << 10; /* who removes what, and the counts of it */
 	double times[] = { cfg->time_s, cfg->warmup_s, cfg->interval_s, cfg->stall_threshold_s };
 	/* the whole sweep (a rank with other counts would run other collectives) and
 	 * --repeat's rule, field by field (the struct has padding) */
@@ -202,7 +203,7 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 			"the workload (-c file content)", "parameters (-p)",
 			"NCLIENTS (the client counts of a sweep)",
 			("flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
-			 "--verify --abort-on-error)"),
+			 "--verify --abort-on-error --keep)"),
 			"times (-t --warmup --interval --stall-threshold)", "--seed",
 			"--rate/--rate-ops", "--repeat", "--resolve" };
 

@@ -228,6 +228,15 @@ msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
 check(len(msgs) == 1 and "rank 1" in msgs[0] and "NCLIENTS" in msgs[0],
       f"one message naming rank 1 and NCLIENTS: {msgs}")
 
+# --keep on one rank only (who removes the run directory, and cleanup_left): refused too
+d = tmpdir()
+cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once",
+       "1", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "--keep", "1"]
+p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
+check(p.returncode == 2 and len(msgs) == 1 and "--keep" in msgs[0],
+      f"--keep on one rank: exit 2, one message naming the flags ({p.returncode}) {msgs}")
+
 # --- a rank failing setup (its own full filesystem): all exit 1, rank named ---
 if unshare_ok:
     d = tmpdir()
