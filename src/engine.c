@@ -120,7 +120,8 @@ static int alloc_shared(struct engine *e)
 		return -ENOMEM;
 	e->stats_size = (one + 63) & ~(size_t)63;
 	e->win_off = live_off + n * sizeof(struct lg_live);
-	e->stats_off = e->win_off + (size_t)n * LG_WINDOWS * sizeof(struct lg_window);
+	e->stats_off = (e->win_off + (size_t)n * LG_WINDOWS * sizeof(struct lg_window) + 63) &
+		       ~(size_t)63; /* the windows' size is a multiple of 4 only */
 	e->shm_len = e->stats_off + n * e->stats_size;
 	e->shm = mmap(NULL, e->shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (e->shm == MAP_FAILED) {
