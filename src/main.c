@@ -70,6 +70,18 @@ static const struct option long_options[] = {
 	{ 0 },
 };
 
+/* --version: the release, the commit it was built from when known, and "(MPI)" when it
+ * can run on several hosts: "loadgen 0.1.0 (git 2f63326) (MPI)". */
+static void print_version(void)
+{
+	const char *commit = lg_sysinfo_git_describe();
+
+	printf("loadgen %s", LOADGEN_VERSION);
+	if (commit)
+		printf(" (git %s)", commit);
+	printf("%s\n", lg_coord_built() ? " (MPI)" : "");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -288,7 +300,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V':
-		printf("loadgen %s%s\n", LOADGEN_VERSION, lg_coord_built() ? " (MPI)" : "");
+		print_version();
 		exit(0);
 	default: return lg_cli_bad_option(NULL, long_options, cfg->argv, opt);
 	}

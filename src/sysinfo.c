@@ -16,6 +16,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lg_git_describe.h" /* generated at every build: LOADGEN_GIT_DESCRIBE, if known */
+
 #ifndef LOADGEN_VERSION
 #define LOADGEN_VERSION "0.0.0"
 #endif
@@ -130,6 +132,15 @@ static long allowed_cpus(void)
 	return -1;
 }
 
+const char *lg_sysinfo_git_describe(void)
+{
+#ifdef LOADGEN_GIT_DESCRIBE
+	return LOADGEN_GIT_DESCRIBE;
+#else
+	return NULL;
+#endif
+}
+
 static json_t *build_json(int argc, char *const argv[], const struct timespec *start)
 {
 	char when[64], *cmd = join_argv(argc, argv);
@@ -138,11 +149,8 @@ static json_t *build_json(int argc, char *const argv[], const struct timespec *s
 	iso_utc(start, when, sizeof(when));
 	j = json_pack("{s:s, s:o, s:s, s:o, s:s}",
 		      "loadgen_version", LOADGEN_VERSION,
-#ifdef LOADGEN_GIT_DESCRIBE
-		      "git_describe", jstr(LOADGEN_GIT_DESCRIBE),
-#else
-		      "git_describe", json_null(),
-#endif
+		      "git_describe", lg_sysinfo_git_describe() ?
+		      jstr(lg_sysinfo_git_describe()) : json_null(),
 		      "compiler", COMPILER,
 		      "command_line", cmd ? jstr(cmd) : NULL,
 		      "start_time", when);

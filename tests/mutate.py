@@ -132,6 +132,9 @@ MUTANTS = [
     ("kmsg-measured-when-read", "src/monitor.c",
      "bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;",
      "bool measured = m->t0_ns != 0;", "unit_monitor"),
+    # --- the build (cmake/gitdesc.cmake) ---
+    ("git-describe-once", "cmake/gitdesc.cmake",
+     'if(NOT old STREQUAL text)', 'if(NOT EXISTS "${OUTPUT}")', "integration_test_gitdesc"),
 ]
 
 

@@ -97,6 +97,9 @@ int lg_blockdev_find(const char *sysfs_root, unsigned major, unsigned minor,
  * block_chain, block_members, model, vendor, driver, rotational, scheduler, queue_depth.
  * *out gets a new reference (the caller's). Facts that cannot be read are "unknown" or
  * null and are not errors. Returns 0 or -ENOMEM. */
+/* The commit loadgen was built from (git describe --always --dirty at build time), NULL
+ * when it was not built from a git checkout. */
+const char *lg_sysinfo_git_describe(void);
 int lg_sysinfo_json(const char *target_dir, int argc, char *const argv[],
 		    const struct timespec *start, json_t **out);
 /* Print the short header of the text output from an "env" object: one line for
