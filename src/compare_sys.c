@@ -2,9 +2,13 @@
  * result files, so the first lines say why (like the 0-day robot's "-18.3% vmstat.system.cs").
  *
  * Each run's "sys_summary" gives one value per key: counters per second of measured time,
- * gauges as they are. With >= 2 runs on both sides a key is ranked by its Welch p-value
- * (then by the size of the change); otherwise by the size of the change alone, and the rows
- * say so. Keys present on one side only, or equal on both, are left out. */
+ * gauges as they are. Only runs with measured seconds count, for gauges too, so that every
+ * row of a file is made from the same runs. The keys are those of any such run of either
+ * file, in the order met, the baseline's first. With >= 2 runs on both sides a key is
+ * ranked by its Welch p-value (then by the size of the change); otherwise by the size of
+ * the change alone, and the rows say so. Keys equal on both sides are left out; a key on
+ * one side only is a row without a change ("-" for the side without it, "n/a" for the
+ * change, as compare's tables show what is missing), after those that changed. */
 #include "loadgen/compare_sys.h"
 
 #include <errno.h>
@@ -18,120 +22,180 @@
 
 /* One key's comparison. */
 struct row {
-	const char *key;    /* "vmstat.pgpgout" (borrowed from the baseline document) */
+	const char *key;    /* "vmstat.pgpgout" (borrowed from the base or other document) */
 	bool counter;       /* per second */
-	double base, other; /* means over the runs */
-	double change_pct;  /* 100 (other - base) / base; inf when base is 0 */
+	double base, other; /* means over the runs; NaN on a side without the key */
+	double change_pct;  /* 100 (other - base) / base; inf when base is 0; NaN one-sided */
 	double p;           /* Welch p-value, or NaN without a test */
 };
 
-/* The values of key in every run of f that has it: per second for counters. */
+/* The rows being built, and the keys already looked at. */
+struct rows {
+	const struct lg_cmp_file *base, *other;
+	double *vb, *vo;  /* room for MAX_RUNS values of each side */
+	json_t *seen;     /* the keys of the group looked at (as keys; values unused) */
+	struct row *v;    /* the rows kept (owned) */
+	size_t n, cap;    /* rows kept, room in v */
+};
+
+/* Run i's "sys_summary" when it counts: one of the first MAX_RUNS runs, with measured
+ * seconds (without them counters cannot be per second, and gauges alone would make the
+ * rows of one file come from different runs); else NULL. */
+static const json_t *summary_of(const struct lg_cmp_file *f, size_t i)
+{
+	const json_t *s = json_object_get(json_array_get(f->runs, i), "sys_summary");
+
+	if (i >= MAX_RUNS || !(json_number_value(json_object_get(s, "seconds")) > 0))
+		return NULL;
+	return s;
+}
+
+static bool any_summary(const struct lg_cmp_file *f)
+{
+	for (size_t i = 0; i < json_array_size(f->runs) && i < MAX_RUNS; i++)
+		if (summary_of(f, i))
+			return true;
+	return false;
+}
+
+/* The values of key in every counted run of f that has it: per second for counters. */
 static size_t values(const struct lg_cmp_file *f, const char *group, const char *key,
 		     double *out)
 {
-	size_t n = 0, i;
-	const json_t *run;
+	size_t n = 0;
 
-	json_array_foreach(f->runs, i, run) {
-		const json_t *s = json_object_get(run, "sys_summary");
-		double secs = json_number_value(json_object_get(s, "seconds"));
+	for (size_t i = 0; i < json_array_size(f->runs) && i < MAX_RUNS; i++) {
+		const json_t *s = summary_of(f, i);
 		const json_t *v = json_object_get(json_object_get(s, group), key);
 
-		if (!json_is_number(v) || n == MAX_RUNS)
+		if (!json_is_number(v))
 			continue;
-		if (strcmp(group, "counters") == 0) {
-			if (!(secs > 0))
-				continue;
-			out[n++] = json_number_value(v) / secs;
-		} else {
-			out[n++] = json_number_value(v);
-		}
+		out[n] = json_number_value(v);
+		if (strcmp(group, "counters") == 0)
+			out[n] /= json_number_value(json_object_get(s, "seconds"));
+		n++;
 	}
 	return n;
 }
 
-static bool fill_row(const struct lg_cmp_file *b, const struct lg_cmp_file *o, const char *group,
-		     const char *key, double *vb, double *vo, struct row *r)
+/* The row of key, or false when it has no numbers or is equal on both sides. */
+static bool fill_row(struct rows *rs, const char *group, const char *key, struct row *r)
 {
-	size_t nb = values(b, group, key, vb), no = values(o, group, key, vo);
+	size_t nb = values(rs->base, group, key, rs->vb);
+	size_t no = values(rs->other, group, key, rs->vo);
 	struct lg_welch w;
 
-	if (!nb || !no)
+	if (!nb && !no)
 		return false;
 	*r = (struct row){ .key = key, .counter = group[0] == 'c',
-			   .base = lg_stat_mean(vb, nb), .other = lg_stat_mean(vo, no), .p = NAN };
+			   .base = nb ? lg_stat_mean(rs->vb, nb) : NAN,
+			   .other = no ? lg_stat_mean(rs->vo, no) : NAN,
+			   .change_pct = NAN, .p = NAN };
+	if (!nb || !no) /* on one side only: shown, with nothing to compare */
+		return true;
 	if (r->base == r->other)
 		return false;
 	r->change_pct = r->base != 0 ? 100 * (r->other - r->base) / fabs(r->base) : INFINITY;
-	if (nb >= 2 && no >= 2 && lg_stat_welch(vb, nb, vo, no, &w) == 0)
+	if (nb >= 2 && no >= 2 && lg_stat_welch(rs->vb, nb, rs->vo, no, &w) == 0)
 		r->p = w.p;
 	return true;
 }
 
-/* Most significant first; without p-values, largest change first. */
+/* Look at key of group once: a row when it changed or is on one side. 0 or -ENOMEM. */
+static int add_key(struct rows *rs, const char *group, const char *key)
+{
+	if (json_object_get(rs->seen, key))
+		return 0;
+	if (json_object_set_new(rs->seen, key, json_null()))
+		return -ENOMEM;
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 64;
+		struct row *p = realloc(rs->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		rs->v = p;
+		rs->cap = cap;
+	}
+	rs->n += fill_row(rs, group, key, &rs->v[rs->n]);
+	return 0;
+}
+
+/* Every key of group in the counted runs of f, in the order first met. 0 or -ENOMEM. */
+static int add_keys(struct rows *rs, const struct lg_cmp_file *f, const char *group)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < json_array_size(f->runs) && i < MAX_RUNS; i++) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(json_object_get(summary_of(f, i), group), key, v) {
+			if ((rc = add_key(rs, group, key)))
+				break;
+		}
+	}
+	return rc;
+}
+
+/* Most significant first; without p-values, largest change first; one-sided keys last. */
 static int by_significance(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
 	bool ta = !isnan(a->p), tb = !isnan(b->p);
+	bool ca = !isnan(a->change_pct), cb = !isnan(b->change_pct);
+	int c;
 
 	if (ta && tb && a->p != b->p)
 		return a->p < b->p ? -1 : 1;
 	if (ta != tb)
 		return ta ? -1 : 1;
-	if (fabs(a->change_pct) != fabs(b->change_pct))
+	if (ca != cb)
+		return ca ? -1 : 1;
+	if (ca && fabs(a->change_pct) != fabs(b->change_pct))
 		return fabs(a->change_pct) > fabs(b->change_pct) ? -1 : 1;
-	return strcmp(a->key, b->key);
-}
-
-/* Every key of the baseline's first run that has a sys_summary. */
-static const json_t *first_summary(const struct lg_cmp_file *f)
-{
-	size_t i;
-	const json_t *run;
-
-	json_array_foreach(f->runs, i, run)
-		if (json_is_object(json_object_get(run, "sys_summary")))
-			return json_object_get(run, "sys_summary");
-	return NULL;
+	c = strcmp(a->key, b->key);
+	return c ? c : (int)b->counter - (int)a->counter;
 }
 
 int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
 		    struct lg_cmp_sys_row *out, size_t max, size_t *n)
 {
 	static const char *const groups[] = { "counters", "gauges" };
-	const json_t *s = first_summary(base);
-	size_t cap = 0, nrows = 0;
-	struct row *rows = NULL;
-	double *vb = malloc(MAX_RUNS * sizeof(double)), *vo = malloc(MAX_RUNS * sizeof(double));
-	int rc = vb && vo ? 0 : -ENOMEM;
+	struct rows rs = { .base = base, .other = other,
+			   .vb = malloc(MAX_RUNS * sizeof(double)),
+			   .vo = malloc(MAX_RUNS * sizeof(double)) };
+	int rc = rs.vb && rs.vo ? 0 : -ENOMEM;
+	/* a file without summaries (--monitor off) has nothing to set against the other's */
+	bool both = any_summary(base) && any_summary(other);
 
 	*n = 0;
-	for (int g = 0; !rc && s && g < 2; g++) {
-		const char *key;
-		json_t *v;
-
-		json_object_foreach(json_object_get(s, groups[g]), key, v) {
-			if (nrows == cap) {
-				struct row *p = realloc(rows, (cap = cap ? 2 * cap : 64) * sizeof(*p));
-
-				if (!p) {
-					rc = -ENOMEM;
-					break;
-				}
-				rows = p;
-			}
-			nrows += fill_row(base, other, groups[g], key, vb, vo, &rows[nrows]);
-		}
+	for (int g = 0; !rc && both && g < 2; g++) {
+		rs.seen = json_object();
+		rc = rs.seen ? add_keys(&rs, base, groups[g]) : -ENOMEM;
+		if (!rc)
+			rc = add_keys(&rs, other, groups[g]);
+		json_decref(rs.seen);
 	}
-	if (!rc && nrows)
-		qsort(rows, nrows, sizeof(*rows), by_significance);
-	for (size_t i = 0; !rc && i < nrows && *n < max; i++)
-		out[(*n)++] = (struct lg_cmp_sys_row){ rows[i].key, rows[i].counter, rows[i].base,
-						       rows[i].other, rows[i].change_pct, rows[i].p };
-	free(rows);
-	free(vb);
-	free(vo);
+	if (!rc && rs.n)
+		qsort(rs.v, rs.n, sizeof(*rs.v), by_significance);
+	for (size_t i = 0; !rc && i < rs.n && *n < max; i++)
+		out[(*n)++] = (struct lg_cmp_sys_row){ rs.v[i].key, rs.v[i].counter, rs.v[i].base,
+						       rs.v[i].other, rs.v[i].change_pct,
+						       rs.v[i].p };
+	free(rs.v);
+	free(rs.vb);
+	free(rs.vo);
 	return rc;
+}
+
+/* A mean as printed: "-" on the side without the key. */
+static void fmt_mean(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.6g", v);
 }
 
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other)
@@ -139,8 +203,6 @@ void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg
 	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS];
 	size_t n;
 
-	if (!first_summary(base) || !first_summary(other))
-		return;
 	if (lg_cmp_sys_rows(base, other, rows, LG_CMP_SYS_ROWS, &n) || n == 0)
 		return;
 	fprintf(out, "  System counters that changed most (per second of measured time; "
@@ -148,9 +210,11 @@ void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg
 		"p-value, then size of change");
 	for (size_t i = 0; i < n; i++) {
 		const struct lg_cmp_sys_row *r = &rows[i];
-		char chg[32], p[32], name[160];
+		char chg[32], p[32], name[160], b[32], o[32];
 
-		if (isinf(r->change_pct))
+		if (isnan(r->change_pct))
+			snprintf(chg, sizeof(chg), "n/a");
+		else if (isinf(r->change_pct))
 			snprintf(chg, sizeof(chg), "new");
 		else
 			snprintf(chg, sizeof(chg), "%+.1f%%", r->change_pct);
@@ -159,6 +223,8 @@ void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg
 		else
 			snprintf(p, sizeof(p), "p=%.2g", r->p);
 		snprintf(name, sizeof(name), "%s%s", r->key, r->counter ? "/s" : "");
-		fprintf(out, "    %9s  %-40s %14.6g -> %-14.6g %s\n", chg, name, r->base, r->other, p);
+		fmt_mean(r->base, b, sizeof(b));
+		fmt_mean(r->other, o, sizeof(o));
+		fprintf(out, "    %9s  %-40s %14s -> %-14s %s\n", chg, name, b, o, p);
 	}
 }

@@ -74,6 +74,18 @@ MUTANTS = [
     ("one-sided-p", "src/compare_stats.c",
      "w.p = lg_stat_t_two_sided(w.t, w.df);", "w.p = lg_stat_t_two_sided(w.t, w.df) / 2;",
      "unit_statistics|unit_compare|integration_test_compare"),
+    ("compare-sys-keys-first-run", "src/compare_sys.c",
+     "!rc && i < json_array_size(f->runs) && i < MAX_RUNS; i++) {",
+     "!rc && i < json_array_size(f->runs) && i < MAX_RUNS;"
+     " i = summary_of(f, i) ? MAX_RUNS : i + 1) {",
+     "unit_compare_sys"),
+    ("compare-sys-keys-base-only", "src/compare_sys.c",
+     "\t\tif (!rc)\n\t\t\trc = add_keys(&rs, other, groups[g]);\n", "", "unit_compare_sys"),
+    ("compare-sys-gauges-without-seconds", "src/compare_sys.c",
+     "const json_t *s = summary_of(f, i);\n\t\tconst json_t *v",
+     "const json_t *s = group[0] == 'g' ? json_object_get(json_array_get(f->runs, i),"
+     " \"sys_summary\") : summary_of(f, i);\n\t\tconst json_t *v",
+     "unit_compare_sys"),
     # --- --verify ---
     ("holes-verified", "src/verify.c",
      "cs->verified_bytes += r->checked * UNIT;",

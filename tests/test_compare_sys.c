@@ -1,9 +1,10 @@
 /* compare_sys.c on hand-built result documents: which "sys_summary" keys become rows
- * (counters per second of each run's measured time, gauges as they are; keys on one side
- * only, equal, not numbers or without seconds left out), their means and changes (a zero
- * baseline is "new", a negative one divides by its size), the ranking (by Welch p-value
- * with >= 2 runs on both sides, else by size of change, then by name), the cap on rows and
- * on runs, and the exact text lg_cmp_sys_print writes, or its silence. */
+ * (those of any run of either file; counters per second of each run's measured time,
+ * gauges as they are, both only from runs with seconds; equal or not numbers left out,
+ * one side only kept without a change), their means and changes (a zero baseline is
+ * "new", a negative one divides by its size), the ranking (by Welch p-value with >= 2
+ * runs on both sides, else by size of change, then by name; one-sided keys last), the
+ * cap on rows and on runs, and the exact text lg_cmp_sys_print writes, or its silence. */
 #include "loadgen/compare_sys.h"
 
 #include <math.h>
@@ -66,15 +67,24 @@ static void near(double got, double want)
 		fail_msg("%.9g, expected %.9g", got, want);
 }
 
-/* Row r is key (a counter or not) from base to other, changed by pct; p NaN when p < 0. */
+/* Row r is key (a counter or not) from base to other, changed by pct; p NaN when p < 0.
+ * A NaN base, other or pct: that must be NaN too (a key on one side only). */
 static void row_is(const struct lg_cmp_sys_row *r, const char *key, bool counter,
 		   double base, double other, double pct, double p)
 {
 	assert_string_equal(r->key, key);
 	assert_int_equal(r->counter, counter);
-	near(r->base, base);
-	near(r->other, other);
-	if (isinf(pct))
+	if (isnan(base))
+		assert_true(isnan(r->base));
+	else
+		near(r->base, base);
+	if (isnan(other))
+		assert_true(isnan(r->other));
+	else
+		near(r->other, other);
+	if (isnan(pct))
+		assert_true(isnan(r->change_pct));
+	else if (isinf(pct))
 		assert_true(isinf(r->change_pct) && r->change_pct > 0);
 	else
 		near(r->change_pct, pct);
@@ -86,7 +96,8 @@ static void row_is(const struct lg_cmp_sys_row *r, const char *key, bool counter
 
 #define HEADER "  System counters that changed most (per second of measured time; ranked by "
 
-/* One run a side: no p-values, ranked by size of change, ties by name. */
+/* One run a side: no p-values, ranked by size of change, ties by name; a key of one
+ * file only after those, "-" on the side without it. */
 static void test_one_run(void **state)
 {
 	struct lg_cmp_file b, o;
@@ -99,12 +110,14 @@ static void test_one_run(void **state)
 	load(&o, "[{\"seconds\": 20, \"counters\": {\"cs\": 1000, \"pgin\": 800, \"same\": 100,"
 	     " \"new\": 3}, \"gauges\": {\"mem\": 150, \"zero\": 4, \"neg\": -5}}]");
 	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 7);
 	row_is(&rows[0], "zero", false, 0, 4, INFINITY, -1);
 	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
 	row_is(&rows[2], "cs", true, 100, 50, -50, -1);
 	row_is(&rows[3], "mem", false, 100, 150, 50, -1);
 	row_is(&rows[4], "neg", false, -10, -5, 50, -1);
+	row_is(&rows[5], "gone", true, 0.7, NAN, NAN, -1);
+	row_is(&rows[6], "new", true, NAN, 0.15, NAN, -1);
 	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0); /* the first max only */
 	assert_int_equal(n, 2);
 	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
@@ -118,18 +131,25 @@ static void test_one_run(void **state)
 		"       +50.0%  mem                                     "
 		"            100 -> 150            \n"
 		"       +50.0%  neg                                     "
-		"            -10 -> -5             \n");
+		"            -10 -> -5             \n"
+		"          n/a  gone/s                                  "
+		"            0.7 -> -              \n"
+		"          n/a  new/s                                   "
+		"              - -> 0.15           \n");
 	/* the other way round: ties of |change| by name, what was new is gone */
 	assert_int_equal(lg_cmp_sys_rows(&o, &b, rows, 8, &n), 0);
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 7);
 	row_is(&rows[0], "cs", true, 50, 100, 100, -1);
 	row_is(&rows[1], "neg", false, -5, -10, -100, -1);
 	row_is(&rows[2], "zero", false, 4, 0, -100, -1);
+	row_is(&rows[5], "gone", true, NAN, 0.7, NAN, -1);
+	row_is(&rows[6], "new", true, 0.15, NAN, NAN, -1);
 	lg_cmp_file_release(&b);
 	lg_cmp_file_release(&o);
 }
 
-/* Three runs against two (and two that give nothing): ranked by p-value, then change. */
+/* Three runs against two (and two that give nothing, not even their gauges): ranked by
+ * p-value, then change. */
 static void test_welch(void **state)
 {
 	struct lg_cmp_file b, o;
@@ -145,20 +165,20 @@ static void test_welch(void **state)
 	     " \"once\": 30}, \"gauges\": {\"load\": 3}}]");
 	/* a run without a summary; one of 0 s whose counters cannot be per second */
 	load(&o, "[{\"seconds\": 2, \"counters\": {\"steady\": 220, \"drop\": 60, \"noisy\": 2000,"
-	     " \"once\": 200}, \"gauges\": {\"load\": 1.5}}, null,"
+	     " \"once\": 200}, \"gauges\": {\"load\": 2.5}}, null,"
 	     " {\"seconds\": 2, \"counters\": {\"steady\": 220, \"drop\": 60, \"noisy\": 1000},"
-	     " \"gauges\": {\"load\": 2.5}},"
+	     " \"gauges\": {\"load\": 3.5}},"
 	     " {\"seconds\": 0, \"counters\": {\"steady\": 1e9, \"once\": 1e9},"
-	     " \"gauges\": {\"load\": 5}}]");
+	     " \"gauges\": {\"load\": 100}}]");
 	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
 	assert_int_equal(n, 5);
 	/* both sides constant but different: p = 0, then the larger change first */
 	row_is(&rows[0], "drop", true, 50, 30, -40, 0);
 	row_is(&rows[1], "steady", true, 100, 110, 10, 0);
 	/* Welch's test of {100, 300, 200} against {1000, 500}; of {1, 2, 3} against
-	 * {1.5, 2.5, 5} (the 0 s run's gauge counts) */
+	 * {2.5, 3.5} (the 0 s run's gauge does not count, as its counters cannot) */
 	row_is(&rows[2], "noisy", true, 200, 750, 275, 0.258214);
-	row_is(&rows[3], "load", false, 2, 3, 50, 0.460250);
+	row_is(&rows[3], "load", false, 2, 3, 50, 0.285023);
 	/* one run on the other side: no test, after those with one, whatever its change */
 	row_is(&rows[4], "once", true, 20, 100, 400, -1);
 	assert_string_equal(printed(&b, &o), HEADER "p-value, then size of change):\n"
@@ -169,18 +189,20 @@ static void test_welch(void **state)
 		"      +275.0%  noisy/s                                 "
 		"            200 -> 750            p=0.26\n"
 		"       +50.0%  load                                    "
-		"              2 -> 3              p=0.46\n"
+		"              2 -> 3              p=0.29\n"
 		"      +400.0%  once/s                                  "
 		"             20 -> 100            \n");
 	lg_cmp_file_release(&b);
 	lg_cmp_file_release(&o);
 }
 
-/* Rows from the keys of the baseline's first summary, wherever that is; values that are
- * not numbers and counters without seconds are skipped. */
+/* Rows from the keys of every run of both files: one only in a later run of the
+ * baseline, ones only in the other file. Runs without seconds count for nothing (their
+ * gauges neither), values that are not numbers are skipped, and a file without a run
+ * that counts gives no rows. */
 static void test_missing(void **state)
 {
-	struct lg_cmp_file b, o, none;
+	struct lg_cmp_file b, o, none, nosecs;
 	struct lg_cmp_sys_row rows[8];
 	size_t n;
 
@@ -190,31 +212,54 @@ static void test_missing(void **state)
 	     " {\"counters\": {\"a\": 999}, \"gauges\": {\"g\": 7}},"
 	     " {\"seconds\": 1, \"counters\": {\"a\": 10, \"b\": \"x\", \"d\": 5}}]");
 	load(&o, "[{\"seconds\": 1, \"gauges\": {\"g\": 14, \"h\": 1}, \"counters\": {\"b\": 8}},"
-	     " {\"seconds\": 1, \"counters\": {\"a\": 5, \"c\": 3}}]");
+	     " {\"seconds\": 1, \"counters\": {\"a\": 5, \"c\": 3}, \"gauges\": {\"late\": 2}}]");
 	load(&none, "[null]");
+	load(&nosecs, "[{\"counters\": {\"a\": 1}, \"gauges\": {\"g\": 7}}]");
 	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
-	/* a: {10, 10} -> {5}; b: {4} -> {8}; c: {2} -> {3}; g: {7} -> {14}; h equal; d only
-	 * in a later run of the baseline */
-	assert_int_equal(n, 4);
+	/* a: {10, 10} -> {5} (not 999 / 0 s); b: {4} -> {8}; c: {2} -> {3}; h equal; d only
+	 * in a later run of the baseline; g only in the other (the baseline's 7 is from a
+	 * run without seconds); late only in the other's second run */
+	assert_int_equal(n, 6);
 	row_is(&rows[0], "b", true, 4, 8, 100, -1);
-	row_is(&rows[1], "g", false, 7, 14, 100, -1);
-	row_is(&rows[2], "a", true, 10, 5, -50, -1);
-	row_is(&rows[3], "c", true, 2, 3, 50, -1);
+	row_is(&rows[1], "a", true, 10, 5, -50, -1);
+	row_is(&rows[2], "c", true, 2, 3, 50, -1);
+	row_is(&rows[3], "d", true, 5, NAN, NAN, -1);
+	row_is(&rows[4], "g", false, NAN, 14, NAN, -1);
+	row_is(&rows[5], "late", false, NAN, 2, NAN, -1);
+	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value with < 2 runs):\n"
+		"      +100.0%  b/s                                     "
+		"              4 -> 8              \n"
+		"       -50.0%  a/s                                     "
+		"             10 -> 5              \n"
+		"       +50.0%  c/s                                     "
+		"              2 -> 3              \n"
+		"          n/a  d/s                                     "
+		"              5 -> -              \n"
+		"          n/a  g                                       "
+		"              - -> 14             \n"
+		"          n/a  late                                    "
+		"              - -> 2              \n");
 	n = 99;
 	assert_int_equal(lg_cmp_sys_rows(&none, &o, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(lg_cmp_sys_rows(&b, &none, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
+	assert_int_equal(lg_cmp_sys_rows(&nosecs, &o, rows, 8, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(lg_cmp_sys_rows(&o, &nosecs, rows, 8, &n), 0);
+	assert_int_equal(n, 0);
 	assert_string_equal(printed(&none, &o), "");
 	assert_string_equal(printed(&b, &none), "");
 	assert_string_equal(printed(&none, &none), "");
+	assert_string_equal(printed(&o, &nosecs), "");
 	assert_string_equal(printed(&o, &o), ""); /* summaries, but nothing changed */
 	lg_cmp_file_release(&b);
 	lg_cmp_file_release(&o);
 	lg_cmp_file_release(&none);
+	lg_cmp_file_release(&nosecs);
 }
 
-/* Only the first 1024 runs of a file are looked at. */
+/* Only the first 1024 runs of a file are looked at, for their values and their keys. */
 static void test_many_runs(void **state)
 {
 	struct lg_cmp_file b, o;
@@ -223,11 +268,13 @@ static void test_many_runs(void **state)
 	size_t n;
 
 	(void)state;
-	for (int i = 0; i < 1025; i++)
-		json_array_append_new(sums, json_pack("{s:{s:i}}", "gauges", "g",
-						      i < 1024 ? 1 : 1000000));
+	for (int i = 0; i < 1024; i++)
+		json_array_append_new(sums, json_pack("{s:i, s:{s:i}}", "seconds", 1, "gauges",
+						      "g", 1));
+	json_array_append_new(sums, json_pack("{s:i, s:{s:i, s:i}}", "seconds", 1, "gauges",
+					      "g", 1000000, "late", 5));
 	load_json(&b, sums);
-	load(&o, "[{\"gauges\": {\"g\": 2}}]");
+	load(&o, "[{\"seconds\": 1, \"gauges\": {\"g\": 2}}]");
 	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0);
 	assert_int_equal(n, 1);
 	row_is(&rows[0], "g", false, 1, 2, 100, -1);

@@ -13,15 +13,19 @@
 
 /* One counter or gauge of "sys_summary", compared. */
 struct lg_cmp_sys_row {
-	const char *key;    /* "vmstat.pgpgout", "disk.vda.util_pct" (borrowed from base) */
+	const char *key;    /* "vmstat.pgpgout", "disk.vda.util_pct" (borrowed from base or
+			       other) */
 	bool counter;       /* a counter: values are per second of measured time */
-	double base, other; /* means over each file's runs */
-	double change_pct;  /* 100 (other - base) / |base|; +inf when base is 0 */
+	double base, other; /* means over each file's runs; NaN on a side without the key */
+	double change_pct;  /* 100 (other - base) / |base|; +inf when base is 0; NaN when
+			       the key is on one side only */
 	double p;           /* Welch p-value across runs, NaN with < 2 runs on a side */
 };
 
 /* The at most max rows that changed most, most significant first, into out[0..*n).
- * Keys found on one side only or equal on both are left out. 0 or -ENOMEM. */
+ * The keys are those of every run with measured seconds of either file (runs without
+ * them count for nothing); keys equal on both sides are left out, keys on one side only
+ * come after those that changed. No rows when a file has no such run. 0 or -ENOMEM. */
 int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
 		    struct lg_cmp_sys_row *out, size_t max, size_t *n);
 /* Print those rows (nothing when a file has no sys_summary). */
