@@ -59,19 +59,23 @@ static const char *param_value(struct lg_yctx *c, const char *name, size_t len,
 	return NULL;
 }
 
-/* Parameters used in scalar n now known to be of kind (for lg_yaml_describe). */
+/* The parameter that is the whole of scalar n ("${bs}", not "${n}ms") now known to be of
+ * kind (for lg_yaml_describe). One that is only part of a value stays "text" or "path":
+ * in "${n}ms" n is not a duration, and -p n=10ms would make the value "10msms". */
 static void note_kind(struct lg_yctx *c, const struct lg_ynode *n, const char *kind)
 {
-	for (const char *s = c->nparams ? strstr(n->text, "${") : NULL; s;
-	     s = strstr(s + 2, "${")) {
-		size_t len = strcspn(s + 2, "}");
+	size_t len;
 
-		for (size_t i = 0; i < c->nparams; i++)
-			if (strlen(c->params[i].name) == len &&
-			    !strncmp(c->params[i].name, s + 2, len) &&
-			    (!c->params[i].kind || !strcmp(c->params[i].kind, "text")))
-				c->params[i].kind = kind;
-	}
+	if (!c->nparams || strncmp(n->text, "${", 2) != 0)
+		return;
+	len = strcspn(n->text + 2, "}");
+	if (n->text[2 + len] != '}' || n->text[3 + len] != '\0')
+		return;
+	for (size_t i = 0; i < c->nparams; i++)
+		if (strlen(c->params[i].name) == len &&
+		    !strncmp(c->params[i].name, n->text + 2, len) &&
+		    (!c->params[i].kind || !strcmp(c->params[i].kind, "text")))
+			c->params[i].kind = kind;
 }
 
 /* ${name} (len bytes) in scalar n, which is no parameter: fine if it names a variable

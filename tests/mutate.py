@@ -124,6 +124,9 @@ MUTANTS = [
      "arg[2] && !inside_short_word(argv))", "arg[2])", "unit_cli"),
     ("show-dashdash-is-option", "src/show.c",
      "if (options && !strcmp(argv[i], \"--\")) {", "if (0) {", "unit_show"),
+    ("show-part-of-value-is-duration", "src/yaml_scalar.c",
+     "if (n->text[2 + len] != '}' || n->text[3 + len] != '\\0')",
+     "if (n->text[2 + len] != '}')", "unit_show"),
     # --- the engine ---
     ("p99-from-stale-window", "src/engine_watch.c",
      "if (atomic_load_explicit(&w->epoch, memory_order_relaxed) == (unsigned)k)", "if (1)",

@@ -154,7 +154,8 @@ static void test_builtin(void **state)
 }
 
 /* A file of one's own: every type, columns as wide as the longest, a final newline
- * added; one without parameters. */
+ * added; a parameter that is only part of a value ("${n}ms") is text, whatever the value
+ * becomes, until a use of it as a whole; one without parameters. */
 static void test_file(void **state)
 {
 	static const char wl[] =
@@ -183,7 +184,18 @@ static void test_file(void **state)
 			      NULL), 0);
 	assert_string_equal(out[0], "params: {n: 3}\nrun:\n  - sleep: \"${n}ms\"\n" PARAMS
 			    "#   NAME  DEFAULT  TYPE\n"
-			    "#   n     3        duration (ns, us, ms, s, m, h), first used as "
+			    "#   n     3        text, first used as 'duration'\n");
+	/* d is a duration once it is a whole value; n, part of values only, stays text */
+	assert_int_equal(show(put("d.yaml", "params: {n: 3, d: 1ms}\nrun:\n"
+				  "  - sleep: \"${n}${d}\"\n  - sleep: \"${d}\"\n"
+				  "  - mkdir: \"d${n}\"\n  - rmdir: \"d${n}\"\n"), NULL), 0);
+	assert_string_equal(out[1], "");
+	assert_string_equal(out[0], "params: {n: 3, d: 1ms}\nrun:\n"
+			    "  - sleep: \"${n}${d}\"\n  - sleep: \"${d}\"\n"
+			    "  - mkdir: \"d${n}\"\n  - rmdir: \"d${n}\"\n" PARAMS
+			    "#   NAME  DEFAULT  TYPE\n"
+			    "#   n     3        text, first used as 'duration'\n"
+			    "#   d     1ms      duration (ns, us, ms, s, m, h), first used as "
 			    "'duration'\n");
 	assert_int_equal(show(put("p.yaml", "run:\n  - mkdir: d\n  - rmdir: d\n"), NULL), 0);
 	assert_string_equal(out[0], "run:\n  - mkdir: d\n  - rmdir: d\n\n"

@@ -20,8 +20,9 @@ int lg_yaml_load(const char *fname, const char *text, size_t len,
 struct lg_yparam_info {
 	char *name;       /* as declared (owned) */
 	char *value;      /* its default, or the -p value given (owned) */
-	const char *kind; /* what its uses convert it to: "size", "duration", "number",
-			     "path", "text", or "unused" (static) */
+	const char *kind; /* what its uses as a whole value convert it to: "size",
+			     "duration", "number"; "path" or "text" when only part of values
+			     ("${n}ms"); or "unused" (static) */
 	const char *key;  /* the key of its first use, such as "size" (static; "" if unused) */
 };
 
