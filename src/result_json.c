@@ -474,7 +474,7 @@ static int add_sweep_keys(json_t *doc, const struct lg_config *cfg, const struct
 json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_workload *wl,
 			     const struct lg_run *runs, size_t nruns)
 {
-	json_t *doc;
+	json_t *doc, *summary;
 	json_t *env = NULL, *a = json_array();
 
 	for (size_t i = 0; a && i < nruns; i++) {
@@ -487,6 +487,7 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 		env = json_incref(cfg->env);
 	else if (lg_sysinfo_json(cfg->directory, cfg->argc, cfg->argv, NULL, &env) != 0)
 		env = NULL;
+	summary = lg_summary_json(runs, nruns); /* NULL without runs: no "summary" then */
 	doc = json_pack("{s:s, s:{s:s}, s:o, s:o, s:o, s:o, s:o, s:o*}",
 			 "schema", SCHEMA,
 			 "loadgen", "version", LOADGEN_VERSION,
@@ -495,8 +496,10 @@ json_t *lg_result_json_build(const struct lg_config *cfg, const struct lg_worklo
 			 "workload", workload_json(wl),
 			 "config", config_json(cfg),
 			 "runs", a,
-			 "summary", lg_summary_json(runs, nruns));
-	if (doc && add_sweep_keys(doc, cfg, runs, nruns)) {
+			 "summary", summary);
+	/* with runs, no summary means it could not be built: no document rather than one
+	 * silently without it */
+	if (doc && ((nruns && !summary) || add_sweep_keys(doc, cfg, runs, nruns))) {
 		json_decref(doc);
 		return NULL;
 	}

@@ -40,7 +40,7 @@ int lg_count_summary(const struct lg_run *runs, size_t n, struct lg_count_summar
 const char *lg_cv_warning(double cv_pct);
 
 /* JSON objects ("stalls", "fairness" of a run; "summary" of all runs), new references,
- * NULL on -ENOMEM. */
+ * NULL on -ENOMEM (and lg_summary_json NULL when n is 0). */
 json_t *lg_stalls_json(const struct lg_run *run);
 json_t *lg_fairness_json(const struct lg_run *run);
 json_t *lg_summary_json(const struct lg_run *runs, size_t n);

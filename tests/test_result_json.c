@@ -20,6 +20,12 @@
 
 static const char *const names[] = { "ReadX", "WriteX", "Unused" };
 static char *argv_[] = { "loadgen", "-t", "2", "--json", "out.json", "2", NULL };
+static unsigned allocs, fail_at; /* jansson allocations so far; fail that one (0: none) */
+
+static void *counting_malloc(size_t n)
+{
+	return ++allocs == fail_at ? NULL : malloc(n);
+}
 
 static void op(struct lg_client_stats *cs, size_t type, uint64_t ns, uint64_t rd, uint64_t wr)
 {
@@ -311,6 +317,51 @@ static void test_build_edge_cases(void **state)
 	lg_run_clear(&run);
 }
 
+/* With each of jansson's allocations failing in turn, the build gives NULL (-ENOMEM) or a
+ * document with the whole summary, never one without it; without runs there is none. */
+static void test_build_nomem(void **state)
+{
+	struct lg_run runs[2];
+	struct lg_workload *wl;
+	struct lg_config cfg = make_config();
+	json_t *full, *doc, *sum;
+	unsigned total, docs = 0, nulls = 0, short_docs = 0;
+
+	(void)state;
+	make_run(&runs[0]);
+	make_run(&runs[1]);
+	make_workload(&wl);
+	cfg.env = json_pack("{s:s}", "kernel", "6.1"); /* not probed: the same allocations */
+	json_set_alloc_funcs(counting_malloc, free);
+	allocs = fail_at = 0;
+	full = lg_result_json_build(&cfg, wl, runs, 2);
+	total = allocs;
+	for (fail_at = 1; fail_at <= total; fail_at++) {
+		allocs = 0;
+		doc = lg_result_json_build(&cfg, wl, runs, 2);
+		sum = json_object_get(doc, "summary");
+		docs += doc != NULL;
+		nulls += doc == NULL;
+		short_docs += doc && !json_equal(sum, json_object_get(full, "summary"));
+		json_decref(doc);
+	}
+	json_set_alloc_funcs(malloc, free);
+	assert_non_null(full);
+	assert_non_null(json_object_get(full, "summary"));
+	assert_int_equal(docs + nulls, total);
+	assert_true(nulls > 0);
+	assert_int_equal(short_docs, 0);
+	json_decref(full);
+	doc = lg_result_json_build(&cfg, wl, NULL, 0);
+	assert_non_null(doc);
+	assert_null(json_object_get(doc, "summary"));
+	json_decref(doc);
+	json_decref(cfg.env);
+	lg_workload_destroy(wl);
+	lg_run_clear(&runs[0]);
+	lg_run_clear(&runs[1]);
+}
+
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -427,6 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_build_edge_cases),
+		cmocka_unit_test(test_build_nomem),
 		cmocka_unit_test(test_write_reload),
 		cmocka_unit_test(test_check),
 	};
