@@ -32,6 +32,7 @@ struct lg_monitor {
 	json_t *timeline_sys;          /* per timeline entry: its "sys" object or null */
 	json_t *level_sum;             /* sums of the level gauges over the intervals */
 	json_t *level_n;               /* how many intervals each of them was in */
+	size_t nsys;                   /* timeline entries with a "sys" (the ones summed up) */
 	json_t *summary;               /* "sys_summary", after lg_monitor_end */
 	json_t *vmdiff;                /* "vmstat_diff", after lg_monitor_end */
 };
@@ -216,8 +217,10 @@ void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, siz
 	while (json_array_size(m->timeline_sys) < k)
 		json_array_append_new(m->timeline_sys, json_null());
 	json_array_append(m->timeline_sys, sys ? sys : json_null());
-	if (sys)
+	if (sys) {
 		add_levels(m, sys);
+		m->nsys++;
+	}
 	lg_monitor_poll(m);
 	if (m->log) {
 		lg_runlog_put(m->log, "interval", interval_line(m, iv, sys));
@@ -239,9 +242,9 @@ static json_t *summary_json(const struct lg_monitor *m)
 		if (n > 0)
 			json_object_set_new(g, key, json_real(json_number_value(v) / (double)n));
 	}
+	/* not the timeline's length: its placeholders (no sample) are in no sum or mean */
 	if (s)
-		json_object_set_new(s, "intervals", json_integer(
-			(json_int_t)json_array_size(m->timeline_sys)));
+		json_object_set_new(s, "intervals", json_integer((json_int_t)m->nsys));
 	return s;
 }
 

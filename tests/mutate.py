@@ -153,6 +153,9 @@ MUTANTS = [
     # --- the build (cmake/gitdesc.cmake) ---
     ("git-describe-once", "cmake/gitdesc.cmake",
      'if(NOT old STREQUAL text)', 'if(NOT EXISTS "${OUTPUT}")', "integration_test_gitdesc"),
+    ("summary-counts-placeholders", "src/monitor.c",
+     "json_integer((json_int_t)m->nsys)",
+     "json_integer((json_int_t)json_array_size(m->timeline_sys))", "unit_monitor"),
 ]
 
 

@@ -272,6 +272,38 @@ static void full_run(void **state)
 	json_decref(run);
 }
 
+/* Entry 1 got no sample (never given to the monitor, as when the timeline could not
+ * grow): it stays a placeholder, and the summary counts only the 2 entries it sums. */
+static void placeholder(void **state)
+{
+	json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline"), *s, *v;
+	uint64_t t0 = lg_now_ns() - 5 * NS;
+	struct lg_interval iv = iv_at(0);
+	struct lg_monitor *m;
+	const char *key;
+
+	(void)state;
+	m = start(true, NULL);
+	lg_monitor_begin(m, t0);
+	lg_monitor_interval(m, &iv, 0, t0 + NS);
+	usleep(1000);
+	iv = iv_at(2);
+	lg_monitor_interval(m, &iv, 2, t0 + 3 * NS);
+	lg_monitor_end(m);
+	assert_int_equal(lg_monitor_json(m, run), 0);
+	assert_non_null(sys_of(run, 0));
+	assert_null(sys_of(run, 1));
+	assert_non_null(sys_of(run, 2));
+	s = json_object_get(run, "sys_summary");
+	assert_int_equal(num(s, NULL, "intervals"), 2);
+	assert_float_equal(num(s, NULL, "seconds"), 3, 1e-9);
+	json_object_foreach(json_object_get(s, "counters"), key, v)
+		assert_int_equal(json_integer_value(v), num(sys_of(run, 0), "counters", key) +
+							num(sys_of(run, 2), "counters", key));
+	lg_monitor_destroy(m);
+	json_decref(run);
+}
+
 /* What setup logged is first read as the phase begins (the engine polls no earlier):
  * in the log it is not "measured", by the kernel's time of it. As root only. */
 static void setup_message(void **state)
@@ -316,6 +348,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(off),
 		cmocka_unit_test(full_run),
+		cmocka_unit_test(placeholder),
 		cmocka_unit_test(setup_message),
 	};
 	int rc;
