@@ -66,6 +66,13 @@ void lg_engine_interval_p99(struct engine *e, size_t k);
 void lg_engine_set_start(struct engine *e, uint64_t now);
 /* The measured phase begins at now (0: at the coming release of the start barrier). */
 void lg_engine_begin_execute(struct engine *e, uint64_t now);
+/* The tick to take after next (the one just taken), the clock being at now: the first
+ * of next plus whole intervals at least half an interval after now. When the master
+ * woke late (the process was stopped, the machine overloaded), the interval just taken
+ * holds all the time since the previous one; the ticks it missed are skipped, not taken
+ * one after another with no time in them (each would be an idle interval: a fake
+ * stall), and the next interval is long enough for clients to complete ops in it. */
+uint64_t lg_engine_next_tick(uint64_t next, uint64_t now, uint64_t interval_ns);
 /* Watch the clock from the start barrier to the end of the measured phase, taking the
  * intervals and the progress line. Returns 0, -EIO when the ranks' exchange failed, or
  * -ENOMEM when the timeline could not grow. */

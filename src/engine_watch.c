@@ -191,6 +191,16 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
+uint64_t lg_engine_next_tick(uint64_t next, uint64_t now, uint64_t interval_ns)
+{
+	uint64_t soonest = now + interval_ns / 2;
+
+	next += interval_ns;
+	if (next < soonest) /* woken late: the ticks missed meanwhile are not taken */
+		next += (soonest - next + interval_ns - 1) / interval_ns * interval_ns;
+	return next;
+}
+
 /* A stop, from this rank or another: every rank stops alike. */
 static void stop_all(struct engine *e, uint64_t why)
 {
@@ -238,7 +248,9 @@ int lg_engine_watch(struct engine *e)
 			break;
 		if (t.max[LG_TICK_TICK]) {
 			rc = rc ? rc : interval(e, now, &t, &live, true);
-			next += e->interval_ns;
+			/* by the clock now: the exchange (waiting for a stopped rank) or the
+			 * progress line may have taken long since now was read */
+			next = lg_engine_next_tick(next, lg_now_ns(), e->interval_ns);
 		}
 		if (!e->t_exec && !t.max[LG_TICK_NOT_DUE]) {
 			lg_engine_begin_execute(e, now);

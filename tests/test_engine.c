@@ -2,7 +2,8 @@
  * processes -- exact merged counts for --run-once, the measured time of a timed run,
  * setup errors refusing the run, the run directory made and removed (or kept), the
  * timeline adding up to the totals' ops, no p99 for an idle interval, --abort-on-error
- * in warm-up making an aborted run, and an interrupt ending a long setup or run early. */
+ * in warm-up making an aborted run, an interrupt ending a long setup or run early, and
+ * a master woken late taking one long interval, not a run of empty ones. */
 #include "loadgen/engine.h"
 
 #include <dirent.h>
@@ -23,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "engine_priv.h"
 #include "loadgen/yaml_load.h"
 
 static char dir[64];
@@ -236,6 +238,73 @@ static void test_abort_in_warmup(void **state)
 	lg_workload_destroy(wl);
 }
 
+#define MS 1000000ull /* ns */
+
+/* The tick after a late wake-up is the next one on the grid at least half an interval
+ * away: none is taken twice in a row with no time between (a fake idle interval). */
+static void test_next_tick(void **state)
+{
+	(void)state;
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 1000 * MS + 1000, 100 * MS), 1100 * MS);
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 970 * MS, 100 * MS), 1100 * MS);
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 1040 * MS, 100 * MS), 1100 * MS);
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 1060 * MS, 100 * MS), 1200 * MS);
+	/* stopped for 3.5 and 3.9999 intervals */
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 1350 * MS, 100 * MS), 1400 * MS);
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 1399990 * 1000, 100 * MS), 1500 * MS);
+	assert_int_equal(lg_engine_next_tick(1000 * MS, 3600000 * MS, 100 * MS), 3600100 * MS);
+}
+
+static int slow_calls; /* progress lines of the measured phase slow_progress printed */
+
+/* The master is late once: its first progress line of the measured phase takes 350 ms
+ * (as when the process was stopped, or the machine is overloaded). */
+static void slow_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
+			  const char *phase, double secs, int decimals, double max_ms)
+{
+	struct timespec ts = { 0, 350 * MS };
+
+	(void)out, (void)clients, (void)ops, (void)mbps, (void)secs, (void)decimals;
+	(void)max_ms;
+	if (!strcmp(phase, "execute") && slow_calls++ == 0)
+		nanosleep(&ts, NULL);
+}
+
+/* A master woken 3.5 intervals late takes one long interval, then goes on with the
+ * grid: no interval but the last is shorter than half of one (the bug took the missed
+ * ticks at once, each an empty interval counted as a stall), and they add up. */
+static void test_late_master(void **state)
+{
+	struct lg_workload *wl = load("setup:\n  - mkdir: d\n"
+				      "run:\n  - stat: d\n  - sleep: 5ms\n"
+				      "cleanup:\n  - rmdir: d\n", 1);
+	struct lg_config cfg = config(1, false);
+	struct lg_run run;
+	char err[512];
+	double sum = 0, longest = 0;
+
+	(void)state;
+	cfg.run_once = false;
+	cfg.quiet = false;
+	cfg.progress = slow_progress;
+	slow_calls = 0;
+	assert_int_equal(lg_engine_run(&cfg, wl, &run, err, sizeof(err)), 0);
+	assert_true(slow_calls > 1);
+	assert_true(run.ntimeline >= 4);
+	for (size_t i = 0; i < run.ntimeline; i++) {
+		const struct lg_interval *iv = &run.timeline[i];
+
+		if (i + 1 < run.ntimeline && iv->len_s < 0.05 - 1e-9)
+			fail_msg("interval %zu lasts %.6f s", i, iv->len_s);
+		sum += iv->len_s;
+		assert_float_equal(iv->t_s, sum, 1e-6);
+		longest = iv->len_s > longest ? iv->len_s : longest;
+	}
+	assert_true(longest >= 0.35);
+	lg_run_clear(&run);
+	lg_workload_destroy(wl);
+}
+
 /* As main.c does: a signal handler asks the engine to stop. */
 static void on_signal(int sig)
 {
@@ -341,6 +410,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keep, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_idle_interval_p99, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_abort_in_warmup, setup_dir, remove_dir),
+		cmocka_unit_test(test_next_tick),
+		cmocka_unit_test_setup_teardown(test_late_master, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_interrupt_setup, setup_dir, remove_dir),
 		/* last: the interrupt flag stays set */
 		cmocka_unit_test_setup_teardown(test_interrupt, setup_dir, remove_dir),
