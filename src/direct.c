@@ -4,7 +4,8 @@
  * consecutive blocks (offset, size); random placement (base, align, size); sequential
  * I/O starts at 0 and advances by size. Appending and "last"/"prev" offsets depend on
  * earlier ops with the same size rules, so checking the sizes covers them. The line of
- * each op is known; its column is found in the source text by the key at fault. */
+ * each op is known, and the column of its step where the loader noted it (a line may
+ * hold several steps); the key at fault is found in the source text from there. */
 #include "loadgen/direct.h"
 
 #include <errno.h>
@@ -87,11 +88,24 @@ void lg_direct_alignment(const char *dir, struct lg_direct_align *out)
 		 "(the target's could not be found)");
 }
 
-/* 1-based column of key on 1-based line of text, or 0 when it cannot be found. */
-static unsigned key_col(const char *text, size_t len, uint32_t line, const char *key)
+/* The character after the one at p (UTF-8: columns count characters, as libyaml's). */
+static const char *next_char(const char *p, const char *end)
+{
+	for (p++; p < end && (*p & 0xC0) == 0x80; p++)
+		;
+	return p;
+}
+
+/* 1-based column of key on 1-based line of text, looked for from column from on (the
+ * op's step, as the loader noted it; 0: not noted, from the line's start): when a line
+ * holds several steps, the first key of that name may be another step's. Not found:
+ * from, else the line's first non-blank column; 0 when the line is not in text. */
+static unsigned key_col(const char *text, size_t len, uint32_t line, unsigned from,
+			const char *key)
 {
 	const char *s = text, *end = text + len, *eol, *k;
 	size_t klen = strlen(key);
+	unsigned col = 1;
 
 	for (uint32_t l = 1; l < line && s < end; l++) {
 		s = memchr(s, '\n', (size_t)(end - s));
@@ -101,12 +115,17 @@ static unsigned key_col(const char *text, size_t len, uint32_t line, const char 
 	}
 	eol = memchr(s, '\n', (size_t)(end - s));
 	eol = eol ? eol : end;
-	for (k = s; k + klen < eol; k++)
+	for (k = s; col < from && k < eol; col++)
+		k = next_char(k, eol);
+	for (; k + klen < eol; k = next_char(k, eol), col++)
 		if (!memcmp(k, key, klen) && k[klen] == ':' && (k == s || k[-1] == ' ' ||
 								k[-1] == '{' || k[-1] == ','))
-			return (unsigned)(k - s) + 1;
-	return (unsigned)strspn(s, " ") + 1 <= (unsigned)(eol - s) ? (unsigned)strspn(s, " ") + 1
-								     : 0;
+			return col;
+	if (from)
+		return from;
+	for (k = s; k < eol && *k == ' '; k++)
+		;
+	return k < eol ? (unsigned)(k - s) + 1 : 0;
 }
 
 /* Mark in direct[] the slots some open binds with O_DIRECT; returns how many opens do. */
@@ -165,7 +184,8 @@ static int check_ops(const struct lg_workload *wl, bool all, const bool *direct,
 			    !(all || (op->slot < wl->nslots && direct[op->slot])) ||
 			    !(key = misaligned(op, a->bytes, &v)))
 				continue;
-			col = text ? key_col(text, len, op->line, key) : 0;
+			col = text ? key_col(text, len, op->line, lg_workload_col(wl, ph, i),
+					     key) : 0;
 			snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' is %llu bytes, not a "
 				 "multiple of %u: with %s, sizes and offsets must be multiples of "
 				 "the target's logical block size (%u bytes, %s)", name, op->line,

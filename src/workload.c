@@ -58,8 +58,10 @@ void lg_workload_destroy(struct lg_workload *wl)
 {
 	if (!wl)
 		return;
-	for (int p = 0; p < LG_PHASE_COUNT; p++)
+	for (int p = 0; p < LG_PHASE_COUNT; p++) {
 		free(wl->ops[p]);
+		free(wl->cols[p]);
+	}
 	free(wl->alts);
 	free_strings(wl->paths, wl->npaths);
 	free_strings(wl->types, wl->ntypes);
@@ -148,6 +150,33 @@ void lg_workload_trim(struct lg_workload *wl)
 			wl->cap_ops[p] = wl->nops[p];
 		}
 	}
+}
+
+int lg_workload_set_col(struct lg_workload *wl, enum lg_phase phase, size_t index,
+			uint32_t col)
+{
+	size_t n = wl->ncols[phase];
+
+	if (index >= wl->cap_cols[phase]) {
+		size_t ncap = index < 32 ? 64 : index * 2;
+		uint32_t *v = realloc(wl->cols[phase], ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		wl->cols[phase] = v;
+		wl->cap_cols[phase] = ncap;
+	}
+	if (index >= n) { /* ops in between (noted by no one) have none */
+		memset(wl->cols[phase] + n, 0, (index - n) * sizeof(uint32_t));
+		wl->ncols[phase] = index + 1;
+	}
+	wl->cols[phase][index] = col;
+	return 0;
+}
+
+uint32_t lg_workload_col(const struct lg_workload *wl, enum lg_phase phase, size_t index)
+{
+	return index < wl->ncols[phase] ? wl->cols[phase][index] : 0;
 }
 
 int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,

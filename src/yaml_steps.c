@@ -255,7 +255,14 @@ static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t li
 	size_t nk = spec_keys(spec, keys);
 	int rc = op_args(c, spec, val, keys, v);
 
-	return rc ? rc : compile_args(c, spec, line, key, v, nk);
+	if (!rc)
+		rc = compile_args(c, spec, line, key, v, nk);
+	/* a step read as a tree may share its line with others (flow lists); a flat one
+	 * (step_flat) is alone on its line, which is all a message needs */
+	if (!rc && lg_workload_set_col(c->wl, c->phase, c->wl->nops[c->phase] - 1,
+				       key->col + 1))
+		rc = lg_ynomem(c);
+	return rc;
 }
 
 /* The 'do' of repeat or choose: a non-empty list of steps. */

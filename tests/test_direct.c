@@ -1,8 +1,9 @@
 /* direct.c: the load-time O_DIRECT check -- which ops it looks at (reads and writes on
  * slots an open or ntcreate binds with O_DIRECT, in every phase; every slot with
  * --direct), which keys it finds misaligned (size, a fixed offset, a random base and
- * align) and its exact "t.yaml:LINE:COL: message", the column found by the key or
- * falling back -- and the alignment found under a directory, or assumed. */
+ * align) and its exact "t.yaml:LINE:COL: message", the column found by the key in the
+ * op's own step (several may share a line) or falling back -- and the alignment found
+ * under a directory, or assumed. */
 #include "loadgen/direct.h"
 
 #include <errno.h>
@@ -104,9 +105,37 @@ static void test_misaligned(void **state)
 		{ "run:\n  - create: {path: f, as: f, flags: [direct]}\ncleanup:\n"
 		  "  - read: {file: f, size: 4KiB, offset: 6KiB}\n",
 		  "t.yaml:4:33: 'offset' of read on 'f' is 6144 bytes" TAIL("flags: [direct]") },
-		/* the key on a line of its own: the step's first column */
+		/* the key on a line of its own: the step's op key */
 		{ HEAD "  - write:\n      file: f\n      size: 1000\n",
-		  "t.yaml:4:3: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		  "t.yaml:4:5: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect(cases[i].yaml, false, cases[i].want);
+}
+
+/* Several steps on one line (flow lists): the column is the key of the step at fault,
+ * not the first key of that name on the line; a key on a later line gives the step's op
+ * key. Columns count characters, as the loader's messages. */
+static void test_one_line(void **state)
+{
+	static const struct {
+		const char *yaml, *want;
+	} cases[] = {
+		{ "run: [{create: {path: f, as: f, flags: [direct]}}, {write: {file: f, size: 4096}}, "
+		  "{write: {file: f, size: 1000}}]\n",
+		  "t.yaml:1:102: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		{ "run:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		  "  - repeat: {count: 2, do: [{write: {file: f, size: 4KiB, offset: 0}}, "
+		  "{read: {file: f, size: 4KiB, offset: 100}}]}\n",
+		  "t.yaml:3:101: 'offset' of read on 'f' is 100 bytes" TAIL("flags: [direct]") },
+		{ "run: [{create: {path: \"\xc3\xa9\", as: f, flags: [direct]}}, "
+		  "{write: {file: f, size: 4096}}, {write: {file: f, size: 1000}}]\n",
+		  "t.yaml:1:104: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		{ "run: [{create: {path: f, as: f, flags: [direct]}}, {write: {file: f, size: 4096}}, "
+		  "{write: {file: f,\n    size: 1000}}]\n",
+		  "t.yaml:1:85: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
 	};
 
 	(void)state;
@@ -259,6 +288,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_misaligned),
+		cmocka_unit_test(test_one_line),
 		cmocka_unit_test(test_which_ops),
 		cmocka_unit_test(test_ntcreate),
 		cmocka_unit_test(test_no_column),

@@ -90,6 +90,26 @@ static void test_builders(void **state)
 	lg_workload_destroy(NULL);
 }
 
+/* Columns noted for some ops only: the others, and ops past the last noted, have 0. */
+static void test_cols(void **state)
+{
+	struct lg_workload *wl;
+
+	(void)state;
+	assert_int_equal(lg_workload_create(&wl), 0);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 0), 0);
+	assert_int_equal(lg_workload_set_col(wl, LG_PHASE_RUN, 2, 17), 0);
+	assert_int_equal(lg_workload_set_col(wl, LG_PHASE_RUN, 100, 5), 0);
+	assert_int_equal(lg_workload_set_col(wl, LG_PHASE_RUN, 2, 18), 0);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 0), 0);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 2), 18);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 99), 0);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 100), 5);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_RUN, 101), 0);
+	assert_int_equal(lg_workload_col(wl, LG_PHASE_SETUP, 2), 0);
+	lg_workload_destroy(wl);
+}
+
 static void test_sha256(void **state)
 {
 	struct lg_workload *wl;
@@ -111,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_path_check_rejects),
 		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test(test_builders),
+		cmocka_unit_test(test_cols),
 		cmocka_unit_test(test_sha256),
 	};
 

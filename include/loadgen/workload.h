@@ -181,6 +181,10 @@ struct lg_workload {
 	struct lg_op *ops[LG_PHASE_COUNT]; /* op array per phase (owned) */
 	size_t nops[LG_PHASE_COUNT];       /* ops per phase */
 	size_t cap_ops[LG_PHASE_COUNT];    /* allocated ops per phase */
+	uint32_t *cols[LG_PHASE_COUNT];    /* per op: 1-based column of its step's op key on
+					      its line, for messages after loading; 0, or
+					      past ncols: not noted (owned) */
+	size_t ncols[LG_PHASE_COUNT], cap_cols[LG_PHASE_COUNT];
 	struct lg_alt *alts;               /* alternatives of all CHOOSE ops (owned) */
 	size_t nalts, cap_alts;
 	char **paths;                      /* path templates, relative to the run dir (owned) */
@@ -219,6 +223,13 @@ int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct
 void lg_workload_reserve(struct lg_workload *wl, enum lg_phase phase, size_t n);
 /* Give back the room reserved but not used. */
 void lg_workload_trim(struct lg_workload *wl);
+/* Note that op index of phase was written at column col (1-based) of its line: where a
+ * line holds several steps, its line alone does not say which op a message is about.
+ * 0 or -ENOMEM. */
+int lg_workload_set_col(struct lg_workload *wl, enum lg_phase phase, size_t index,
+			uint32_t col);
+/* The column noted for op index of phase, or 0. */
+uint32_t lg_workload_col(const struct lg_workload *wl, enum lg_phase phase, size_t index);
 /* Append an alternative; *index gets its position in wl->alts. 0 or -ENOMEM. */
 int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t target,
 			uint32_t *index);
