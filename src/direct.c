@@ -5,7 +5,14 @@
  * I/O starts at 0 and advances by size. Appending and "last"/"prev" offsets depend on
  * earlier ops with the same size rules, so checking the sizes covers them. The line of
  * each op is known, and the column of its step where the loader noted it (a line may
- * hold several steps); the key at fault is found in the source text from there. */
+ * hold several steps); the key at fault is found in the source text from there.
+ *
+ * A read or write is O_DIRECT when the open it goes through is. A slot bound only by
+ * O_DIRECT opens (any slot with --direct) is direct at every op, one never bound by one
+ * never is. A slot bound both ways is followed through the phases and their control
+ * flow (repeat, choose), and an op on it is checked when every path to it goes through
+ * an O_DIRECT open; where the path decides, the run's EINVAL tells instead, so that no
+ * workload is refused for a path it may never take. */
 #include "loadgen/direct.h"
 
 #include <errno.h>
@@ -128,24 +135,6 @@ static unsigned key_col(const char *text, size_t len, uint32_t line, unsigned fr
 	return k < eol ? (unsigned)(k - s) + 1 : 0;
 }
 
-/* Mark in direct[] the slots some open binds with O_DIRECT; returns how many opens do. */
-static size_t direct_slots(const struct lg_workload *wl, bool *direct)
-{
-	size_t n = 0;
-
-	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
-		for (size_t i = 0; i < wl->nops[ph]; i++) {
-			const struct lg_op *op = &wl->ops[ph][i];
-
-			if ((op->kind == LG_OP_OPEN || op->kind == LG_OP_NTCREATE) &&
-			    op->slot < wl->nslots && (op->flags & O_DIRECT)) {
-				direct[op->slot] = true;
-				n++;
-			}
-		}
-	return n;
-}
-
 /* The key of op that is not a multiple of align, and its value; NULL when all are. */
 static const char *misaligned(const struct lg_op *op, uint64_t align, uint64_t *value)
 {
@@ -168,49 +157,251 @@ static const char *misaligned(const struct lg_op *op, uint64_t align, uint64_t *
 	return NULL;
 }
 
-/* Every read and write on a direct slot (all: every slot) against a. */
-static int check_ops(const struct lg_workload *wl, bool all, const bool *direct,
-		     const struct lg_direct_align *a, const char *name, const char *text,
-		     size_t len, char *err, size_t errlen)
+/* What is done to a slot anywhere in the workload (bits of its use[] entry). */
+enum {
+	USE_DIRECT = 1,   /* an open binds it with O_DIRECT (any, with --direct) */
+	USE_BUFFERED = 2, /* an open binds it without */
+};
+
+/* What a followed slot may be before an op: the possibilities of every path that reaches
+ * it, ORed (bits of a flow state; 0: no path reaches the op). */
+enum {
+	MAY_CLOSED = 1,   /* not open */
+	MAY_BUFFERED = 2, /* bound by an open without O_DIRECT */
+	MAY_DIRECT = 4,   /* bound by an open with O_DIRECT */
+};
+
+static bool opens(const struct lg_op *op)
 {
-	for (int ph = 0; ph < LG_PHASE_COUNT; ph++) {
+	return op->kind == LG_OP_OPEN || op->kind == LG_OP_NTCREATE;
+}
+
+static bool is_io(const struct lg_op *op)
+{
+	return op->kind == LG_OP_READ || op->kind == LG_OP_WRITE;
+}
+
+/* use[] of every slot; all: every open is O_DIRECT (--direct). */
+static void slot_uses(const struct lg_workload *wl, bool all, uint8_t *use)
+{
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
 		for (size_t i = 0; i < wl->nops[ph]; i++) {
 			const struct lg_op *op = &wl->ops[ph][i];
-			const char *key;
-			uint64_t v;
-			unsigned col;
 
-			if ((op->kind != LG_OP_READ && op->kind != LG_OP_WRITE) ||
-			    !(all || (op->slot < wl->nslots && direct[op->slot])) ||
-			    !(key = misaligned(op, a->bytes, &v)))
-				continue;
-			col = text ? key_col(text, len, op->line, lg_workload_col(wl, ph, i),
-					     key) : 0;
-			snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' is %llu bytes, not a "
-				 "multiple of %u: with %s, sizes and offsets must be multiples of "
-				 "the target's logical block size (%u bytes, %s)", name, op->line,
-				 col ? col : 1, key, op->kind == LG_OP_READ ? "read" : "write",
-				 op->slot < wl->nslots ? wl->slots[op->slot] : "?",
-				 (unsigned long long)v, a->bytes,
-				 all ? "--direct" : "flags: [direct]", a->bytes, a->source);
-			return -EINVAL;
+			if (opens(op) && op->slot < wl->nslots)
+				use[op->slot] |= all || (op->flags & O_DIRECT) ? USE_DIRECT
+									       : USE_BUFFERED;
+		}
+}
+
+/* Whether the opens in effect at ops on a slot of use u may differ from op to op: only
+ * then is the slot followed through the control flow (never with --direct). */
+static bool followed(uint8_t u)
+{
+	return (u & USE_DIRECT) && (u & USE_BUFFERED);
+}
+
+/* One slot followed through the ops of every phase, as a client runs them. */
+struct flow {
+	const struct lg_workload *wl;
+	uint32_t slot;               /* the slot followed */
+	uint8_t *at[LG_PHASE_COUNT]; /* its state before each op; at [nops]: the phase's end */
+	bool grew;                   /* a state grew in this sweep */
+};
+
+/* The state of the slot after op, from st before it. */
+static uint8_t after(const struct flow *f, const struct lg_op *op, uint8_t st)
+{
+	if (op->slot != f->slot || op->kind >= LG_OP_LOOP) /* control ops' slot: a loop's */
+		return st;
+	if (opens(op) && (st & MAY_CLOSED)) { /* an open into a slot still open fails */
+		st |= op->flags & O_DIRECT ? MAY_DIRECT : MAY_BUFFERED;
+		if (op->expect == LG_EXPECT_OK)
+			st &= (uint8_t)~MAY_CLOSED;
+	} else if (op->kind == LG_OP_CLOSE) {
+		st = MAY_CLOSED;
+	}
+	return st;
+}
+
+static void merge(struct flow *f, int ph, size_t i, uint8_t st)
+{
+	uint8_t *at = f->at[ph];
+
+	if (i <= f->wl->nops[ph] && (at[i] | st) != at[i]) {
+		at[i] |= st;
+		f->grew = true;
+	}
+}
+
+/* Pass the state after op i of phase ph on to every op that may come next. */
+static void pass_on(struct flow *f, int ph, size_t i)
+{
+	const struct lg_op *ops = f->wl->ops[ph], *op = &ops[i];
+	uint8_t st = after(f, op, f->at[ph][i]);
+
+	switch (op->kind) {
+	case LG_OP_LOOP:
+		merge(f, ph, op->count ? i + 1 : op->target, st);
+		break;
+	case LG_OP_NEXT: /* back to the body (after its LOOP) unless that runs once */
+		if (op->target > 0 && ops[op->target - 1].count > 1)
+			merge(f, ph, op->target, st);
+		merge(f, ph, i + 1, st);
+		break;
+	case LG_OP_CHOOSE:
+		for (uint64_t k = 0; k < op->count; k++)
+			merge(f, ph, f->wl->alts[op->target + k].target, st);
+		break;
+	case LG_OP_JUMP:
+		merge(f, ph, op->target, st);
+		break;
+	default:
+		merge(f, ph, i + 1, st);
+	}
+}
+
+/* Sweep phase ph until no state grows; the end of the run phase leads back to its start. */
+static void settle(struct flow *f, int ph)
+{
+	size_t n = f->wl->nops[ph];
+
+	do {
+		f->grew = false;
+		for (size_t i = 0; i < n; i++)
+			if (f->at[ph][i])
+				pass_on(f, ph, i);
+		if (ph == LG_PHASE_RUN)
+			merge(f, ph, 0, f->at[ph][n]);
+	} while (f->grew);
+}
+
+/* The states of slot before every op: closed before setup, the run after setup (and
+ * after itself), cleanup after any point of both: a client may stop anywhere (the end
+ * of the time, a signal, a full filesystem), and the files it opened in the run are
+ * closed before cleanup but for one that got the descriptor setup's had (client.c). */
+static void follow(struct flow *f, uint32_t slot)
+{
+	f->slot = slot;
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
+		memset(f->at[ph], 0, f->wl->nops[ph] + 1);
+	f->at[LG_PHASE_SETUP][0] = MAY_CLOSED;
+	settle(f, LG_PHASE_SETUP);
+	f->at[LG_PHASE_RUN][0] = f->at[LG_PHASE_SETUP][f->wl->nops[LG_PHASE_SETUP]];
+	settle(f, LG_PHASE_RUN);
+	for (int ph = LG_PHASE_SETUP; ph <= LG_PHASE_RUN; ph++)
+		for (size_t i = 0; i <= f->wl->nops[ph]; i++)
+			f->at[LG_PHASE_CLEANUP][0] |= f->at[ph][i];
+	settle(f, LG_PHASE_CLEANUP);
+}
+
+/* The first read or write at fault, in the order of the phases and their ops. */
+struct fault {
+	int ph;          /* its phase; LG_PHASE_COUNT: none found */
+	size_t i;        /* its index in the phase */
+	const char *key; /* the key at fault */
+	uint64_t value;  /* its value */
+};
+
+/* Whether op (phase ph, index i) comes before the fault found so far. */
+static bool earlier(const struct fault *x, int ph, size_t i)
+{
+	return ph < x->ph || (ph == x->ph && i < x->i);
+}
+
+/* Note op i of phase ph in *x when a key of it is at fault and it comes first. */
+static bool at_fault(const struct lg_op *op, int ph, size_t i, uint64_t align,
+		     struct fault *x)
+{
+	uint64_t v;
+	const char *key = earlier(x, ph, i) ? misaligned(op, align, &v) : NULL;
+
+	if (key)
+		*x = (struct fault){ .ph = ph, .i = i, .key = key, .value = v };
+	return key != NULL;
+}
+
+/* The first op at fault on a followed slot: one that goes through an O_DIRECT open on
+ * every path that reaches it. One that may go through either kind is left to the run
+ * (its EINVAL), so that no workload is refused for a path it may never take. */
+static void followed_fault(struct flow *f, uint64_t align, struct fault *x)
+{
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
+		for (size_t i = 0; i < f->wl->nops[ph]; i++) {
+			const struct lg_op *op = &f->wl->ops[ph][i];
+
+			if (is_io(op) && op->slot == f->slot &&
+			    (f->at[ph][i] & (MAY_DIRECT | MAY_BUFFERED)) == MAY_DIRECT &&
+			    at_fault(op, ph, i, align, x))
+				return;
+		}
+}
+
+/* The first op at fault on a slot that is not followed: every read and write on a slot
+ * only ever bound by O_DIRECT opens (all: on any slot). */
+static void plain_fault(const struct lg_workload *wl, bool all, const uint8_t *use,
+			uint64_t align, struct fault *x)
+{
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
+		for (size_t i = 0; i < wl->nops[ph]; i++) {
+			const struct lg_op *op = &wl->ops[ph][i];
+			uint8_t u = op->slot < wl->nslots ? use[op->slot] : 0;
+
+			if (is_io(op) && (all || (u == USE_DIRECT)) &&
+			    at_fault(op, ph, i, align, x))
+				return;
+		}
+}
+
+/* Find the first op at fault into *x. 0 or -ENOMEM. */
+static int find_fault(const struct lg_workload *wl, bool all, uint64_t align,
+		      struct fault *x)
+{
+	uint8_t *use = calloc(wl->nslots + 1, 1);
+	struct flow f = { .wl = wl };
+	int rc = 0;
+
+	if (!use)
+		return -ENOMEM;
+	slot_uses(wl, all, use);
+	plain_fault(wl, all, use, align, x);
+	for (uint32_t s = 0; !rc && s < wl->nslots; s++) {
+		if (!followed(use[s]))
+			continue;
+		for (int ph = 0; !rc && ph < LG_PHASE_COUNT; ph++)
+			if (!f.at[ph] && !(f.at[ph] = malloc(wl->nops[ph] + 1)))
+				rc = -ENOMEM;
+		if (!rc) {
+			follow(&f, s);
+			followed_fault(&f, align, x);
 		}
 	}
-	return 0;
+	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
+		free(f.at[ph]);
+	free(use);
+	return rc;
 }
 
 int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_direct_align *a,
 		    const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
-	bool *direct = calloc(wl->nslots + 1, sizeof(*direct));
-	int rc = 0;
+	struct fault x = { .ph = LG_PHASE_COUNT };
+	const struct lg_op *op;
+	unsigned col;
 
-	if (!direct) {
+	if (find_fault(wl, all, a->bytes, &x)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
 	}
-	if (all || direct_slots(wl, direct))
-		rc = check_ops(wl, all, direct, a, name, text, len, err, errlen);
-	free(direct);
-	return rc;
+	if (x.ph == LG_PHASE_COUNT)
+		return 0;
+	op = &wl->ops[x.ph][x.i];
+	col = text ? key_col(text, len, op->line, lg_workload_col(wl, x.ph, x.i), x.key) : 0;
+	snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' is %llu bytes, not a multiple of "
+		 "%u: with %s, sizes and offsets must be multiples of the target's logical "
+		 "block size (%u bytes, %s)", name, op->line, col ? col : 1, x.key,
+		 op->kind == LG_OP_READ ? "read" : "write",
+		 op->slot < wl->nslots ? wl->slots[op->slot] : "?", (unsigned long long)x.value,
+		 a->bytes, all ? "--direct" : "flags: [direct]", a->bytes, a->source);
+	return -EINVAL;
 }

@@ -143,6 +143,58 @@ static void test_one_line(void **state)
 		expect(cases[i].yaml, false, cases[i].want);
 }
 
+/* A slot opened both with and without O_DIRECT: a read or write is checked when every
+ * way to it goes through an O_DIRECT open (of this phase or an earlier one); where the
+ * way decides (a choose, a repeat's later passes), it is left to the run. */
+static void test_which_open(void **state)
+{
+	static const struct {
+		const char *yaml, *want;
+	} cases[] = {
+		/* setup writes through a buffered open, the run reads through a direct one */
+		{ "setup:\n  - create: {path: f, as: f}\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\nrun:\n  - open: {path: f, as: f, flags: [direct]}\n"
+		  "  - read: {file: f, size: 4KiB, offset: 0}\n  - close: f\n", NULL },
+		{ "setup:\n  - create: {path: f, as: f}\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\nrun:\n  - open: {path: f, as: f, flags: [direct]}\n"
+		  "  - read: {file: f, size: 4KiB, offset: 100}\n  - close: f\n",
+		  "t.yaml:7:33: 'offset' of read on 'f' is 100 bytes" TAIL("flags: [direct]") },
+		/* in one phase: buffered, then direct */
+		{ "run:\n  - create: {path: f, as: f}\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\n  - open: {path: f, as: f, flags: [direct]}\n"
+		  "  - write: {file: f, size: 1000}\n  - close: f\n",
+		  "t.yaml:6:22: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		/* either open, by chance */
+		{ "run:\n  - choose:\n    - do: [open: {path: f, as: f, flags: [direct]}]\n"
+		  "    - do: [open: {path: f, as: f}]\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\n", NULL },
+		/* the first pass of a repeat writes through the direct open; with a second one,
+		 * the buffered open made at the end of the first */
+		{ "setup:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		  "  - repeat: {count: 1, do: [{write: {file: f, size: 1000}}, {close: f}, "
+		  "{create: {path: f, as: f}}]}\nrun:\n  - sleep: 1ms\n",
+		  "t.yaml:3:47: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+		{ "setup:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		  "  - repeat: {count: 2, do: [{write: {file: f, size: 1000}}, {close: f}, "
+		  "{create: {path: f, as: f}}]}\nrun:\n  - sleep: 1ms\n", NULL },
+		/* the run repeats: its second pass writes through the direct open of its end */
+		{ "setup:\n  - create: {path: f, as: f}\nrun:\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\n  - open: {path: f, as: f, flags: [direct]}\n", NULL },
+		/* cleanup may follow a run stopped anywhere, with f open direct (or closed) */
+		{ "run:\n  - open: {path: f, as: f, flags: [direct]}\n"
+		  "  - read: {file: f, size: 4KiB}\n  - close: f\ncleanup:\n"
+		  "  - write: {file: f, size: 1000}\n  - create: {path: g, as: f}\n  - close: f\n",
+		  "t.yaml:6:22: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect(cases[i].yaml, false, cases[i].want);
+	/* with --direct every open is O_DIRECT */
+	expect(cases[0].yaml, true, "t.yaml:3:22: 'size' of write on 'f' is 1000 bytes"
+	       TAIL("--direct"));
+}
+
 /* A slot without O_DIRECT is checked only with --direct; other ops never are. */
 static void test_which_ops(void **state)
 {
@@ -289,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_misaligned),
 		cmocka_unit_test(test_one_line),
+		cmocka_unit_test(test_which_open),
 		cmocka_unit_test(test_which_ops),
 		cmocka_unit_test(test_ntcreate),
 		cmocka_unit_test(test_no_column),

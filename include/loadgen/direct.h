@@ -26,9 +26,10 @@ struct lg_direct_align {
  * assumed). Never fails. */
 void lg_direct_alignment(const char *dir, struct lg_direct_align *out);
 
-/* Check every read and write on a slot opened with O_DIRECT (all slots when all is
- * true: --direct) against a. name/text/len: the workload's source, for
- * "NAME:LINE:COL: message" in err. Returns 0 or -EINVAL. */
+/* Check against a every read and write that goes through an O_DIRECT open (every one
+ * when all is true: --direct); where only the run can tell which open it goes through,
+ * it is not checked. name/text/len: the workload's source, for "NAME:LINE:COL: message"
+ * in err. Returns 0, -EINVAL, or -ENOMEM. */
 int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_direct_align *a,
 		    const char *name, const char *text, size_t len, char *err, size_t errlen);
 
