@@ -214,14 +214,12 @@ static uint8_t after(const struct flow *f, const struct lg_op *op, uint8_t st)
 {
 	if (op->slot != f->slot || op->kind >= LG_OP_LOOP) /* control ops' slot: a loop's */
 		return st;
-	if (opens(op) && (st & MAY_CLOSED)) { /* an open into a slot still open fails */
-		st |= op->flags & O_DIRECT ? MAY_DIRECT : MAY_BUFFERED;
-		if (op->expect == LG_EXPECT_OK)
-			st &= (uint8_t)~MAY_CLOSED;
-	} else if (op->kind == LG_OP_CLOSE) {
-		st = MAY_CLOSED;
-	}
-	return st;
+	/* an open replaces whatever the slot held (one still open is closed, and counted
+	 * as an error); one expected to fail may leave it closed */
+	if (opens(op))
+		return (uint8_t)((op->flags & O_DIRECT ? MAY_DIRECT : MAY_BUFFERED) |
+				 (op->expect == LG_EXPECT_OK ? 0 : MAY_CLOSED));
+	return op->kind == LG_OP_CLOSE ? MAY_CLOSED : st;
 }
 
 static void merge(struct flow *f, int ph, size_t i, uint8_t st)

@@ -123,7 +123,8 @@ static void test_one_line(void **state)
 	static const struct {
 		const char *yaml, *want;
 	} cases[] = {
-		{ "run: [{create: {path: f, as: f, flags: [direct]}}, {write: {file: f, size: 4096}}, "
+		{ "run: [{create: {path: f, as: f, flags: [direct]}}, "
+		  "{write: {file: f, size: 4096}}, "
 		  "{write: {file: f, size: 1000}}]\n",
 		  "t.yaml:1:102: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
 		{ "run:\n  - create: {path: f, as: f, flags: [direct]}\n"
@@ -133,7 +134,8 @@ static void test_one_line(void **state)
 		{ "run: [{create: {path: \"\xc3\xa9\", as: f, flags: [direct]}}, "
 		  "{write: {file: f, size: 4096}}, {write: {file: f, size: 1000}}]\n",
 		  "t.yaml:1:104: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
-		{ "run: [{create: {path: f, as: f, flags: [direct]}}, {write: {file: f, size: 4096}}, "
+		{ "run: [{create: {path: f, as: f, flags: [direct]}}, "
+		  "{write: {file: f, size: 4096}}, "
 		  "{write: {file: f,\n    size: 1000}}]\n",
 		  "t.yaml:1:85: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
 	};
@@ -180,6 +182,12 @@ static void test_which_open(void **state)
 		/* the run repeats: its second pass writes through the direct open of its end */
 		{ "setup:\n  - create: {path: f, as: f}\nrun:\n  - write: {file: f, size: 1000}\n"
 		  "  - close: f\n  - open: {path: f, as: f, flags: [direct]}\n", NULL },
+		/* an open into a slot that may still be open replaces its file (ops.c) */
+		{ "run:\n  - create: {path: f, as: f}\n"
+		  "  - choose: [{do: [close: f]}, {do: [stat: f]}]\n"
+		  "  - open: {path: f, as: f, flags: [direct]}\n  - write: {file: f, size: 1000}\n"
+		  "  - close: f\n",
+		  "t.yaml:5:22: 'size' of write on 'f' is 1000 bytes" TAIL("flags: [direct]") },
 		/* cleanup may follow a run stopped anywhere, with f open direct (or closed) */
 		{ "run:\n  - open: {path: f, as: f, flags: [direct]}\n"
 		  "  - read: {file: f, size: 4KiB}\n  - close: f\ncleanup:\n"
