@@ -2,10 +2,17 @@
  *
  * What must be aligned follows from how an op places its I/O: a fixed offset and its
  * consecutive blocks (offset, size); random placement (base, align, size); sequential
- * I/O starts at 0 and advances by size. Appending and "last"/"prev" offsets depend on
- * earlier ops with the same size rules, so checking the sizes covers them. The line of
- * each op is known, and the column of its step where the loader noted it (a line may
- * hold several steps); the key at fault is found in the source text from there.
+ * I/O starts at 0 (at the open) and advances by size; "last"/"prev" offsets depend on
+ * earlier ops with the same size rules, so checking the sizes covers them. An append
+ * writes at the end of the file, which only the file knows. It is refused where, on
+ * every way to it, a truncate of its slot to an unaligned size is the last thing that
+ * may have moved that end: the one case the workload shows. An end left unaligned
+ * otherwise (a write without O_DIRECT, another client, a file from elsewhere) fails in
+ * the run, with EINVAL at the append's line in the error notes.
+ *
+ * The line of each op is known, and the column of its step where the loader noted it
+ * (a line may hold several steps); the key at fault is found in the source text from
+ * there.
  *
  * A read or write is O_DIRECT when the open it goes through is. A slot bound only by
  * O_DIRECT opens (any slot with --direct) is direct at every op, one never bound by one
@@ -161,6 +168,8 @@ static const char *misaligned(const struct lg_op *op, uint64_t align, uint64_t *
 enum {
 	USE_DIRECT = 1,   /* an open binds it with O_DIRECT (any, with --direct) */
 	USE_BUFFERED = 2, /* an open binds it without */
+	USE_ODD_END = 4,  /* a truncate of it to a size that is not a multiple of the alignment */
+	USE_APPEND = 8,   /* a write on it with offset: append */
 };
 
 /* What a followed slot may be before an op: the possibilities of every path that reaches
@@ -169,7 +178,11 @@ enum {
 	MAY_CLOSED = 1,   /* not open */
 	MAY_BUFFERED = 2, /* bound by an open without O_DIRECT */
 	MAY_DIRECT = 4,   /* bound by an open with O_DIRECT */
+	MAY_ODD_END = 8,  /* its file ends where a truncate of it left it, unaligned */
+	MAY_END = 16,     /* its file ends anywhere else */
 };
+
+#define MAY_ENDS (MAY_ODD_END | MAY_END)
 
 static bool opens(const struct lg_op *op)
 {
@@ -181,45 +194,85 @@ static bool is_io(const struct lg_op *op)
 	return op->kind == LG_OP_READ || op->kind == LG_OP_WRITE;
 }
 
+static bool is_append(const struct lg_op *op)
+{
+	return op->kind == LG_OP_WRITE && op->off_mode == LG_OFF_APPEND;
+}
+
+/* A truncate of slot to a size that is not a multiple of align. */
+static bool odd_truncate(const struct lg_op *op, uint32_t slot, uint64_t align)
+{
+	return op->kind == LG_OP_TRUNCATE && op->slot == slot && op->size % align;
+}
+
 /* use[] of every slot; all: every open is O_DIRECT (--direct). */
-static void slot_uses(const struct lg_workload *wl, bool all, uint8_t *use)
+static void slot_uses(const struct lg_workload *wl, bool all, uint64_t align, uint8_t *use)
 {
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
 		for (size_t i = 0; i < wl->nops[ph]; i++) {
 			const struct lg_op *op = &wl->ops[ph][i];
 
-			if (opens(op) && op->slot < wl->nslots)
+			if (op->slot >= wl->nslots || op->kind >= LG_OP_LOOP)
+				continue;
+			if (opens(op))
 				use[op->slot] |= all || (op->flags & O_DIRECT) ? USE_DIRECT
 									       : USE_BUFFERED;
+			else if (odd_truncate(op, op->slot, align))
+				use[op->slot] |= USE_ODD_END;
+			else if (is_append(op))
+				use[op->slot] |= USE_APPEND;
 		}
 }
 
-/* Whether the opens in effect at ops on a slot of use u may differ from op to op: only
- * then is the slot followed through the control flow (never with --direct). */
+/* Whether a slot of use u is followed through the control flow: when the opens in
+ * effect at its ops may differ from op to op, or an append on it may write where a
+ * truncate left the end of its file unaligned (which an O_DIRECT write cannot). */
 static bool followed(uint8_t u)
 {
-	return (u & USE_DIRECT) && (u & USE_BUFFERED);
+	return (u & USE_DIRECT) &&
+	       ((u & USE_BUFFERED) || ((u & USE_ODD_END) && (u & USE_APPEND)));
 }
 
 /* One slot followed through the ops of every phase, as a client runs them. */
 struct flow {
 	const struct lg_workload *wl;
+	bool all;                    /* --direct: every open is O_DIRECT */
+	uint64_t align;              /* the alignment O_DIRECT needs */
 	uint32_t slot;               /* the slot followed */
 	uint8_t *at[LG_PHASE_COUNT]; /* its state before each op; at [nops]: the phase's end */
 	bool grew;                   /* a state grew in this sweep */
 };
 
+/* Where the file of the slot ends after op, from st before it: unaligned after a
+ * truncate of it to such a size, unknown after anything else that may move an end (a
+ * write, a truncate, an open: O_TRUNC, or another file bound), but for an append
+ * through an O_DIRECT open, which fails at an unaligned end and keeps an aligned one. */
+static uint8_t end_after(const struct flow *f, const struct lg_op *op, bool mine, uint8_t st)
+{
+	if (mine && op->kind == LG_OP_TRUNCATE)
+		return odd_truncate(op, f->slot, f->align) ? MAY_ODD_END : MAY_END;
+	if (mine && is_append(op))
+		return (st & MAY_ENDS) | (st & MAY_BUFFERED ? MAY_END : 0);
+	if (op->kind == LG_OP_WRITE || op->kind == LG_OP_TRUNCATE || opens(op) ||
+	    (mine && op->kind == LG_OP_CLOSE))
+		return MAY_END;
+	return st & MAY_ENDS;
+}
+
 /* The state of the slot after op, from st before it. */
 static uint8_t after(const struct flow *f, const struct lg_op *op, uint8_t st)
 {
-	if (op->slot != f->slot || op->kind >= LG_OP_LOOP) /* control ops' slot: a loop's */
-		return st;
+	bool mine = op->slot == f->slot && op->kind < LG_OP_LOOP; /* a loop's: its counter */
+	uint8_t end = end_after(f, op, mine, st);
+
 	/* an open replaces whatever the slot held (one still open is closed, and counted
 	 * as an error); one expected to fail may leave it closed */
-	if (opens(op))
-		return (uint8_t)((op->flags & O_DIRECT ? MAY_DIRECT : MAY_BUFFERED) |
-				 (op->expect == LG_EXPECT_OK ? 0 : MAY_CLOSED));
-	return op->kind == LG_OP_CLOSE ? MAY_CLOSED : st;
+	if (mine && opens(op))
+		st = (uint8_t)((f->all || (op->flags & O_DIRECT) ? MAY_DIRECT : MAY_BUFFERED) |
+			       (op->expect == LG_EXPECT_OK ? 0 : MAY_CLOSED));
+	else if (mine && op->kind == LG_OP_CLOSE)
+		st = MAY_CLOSED;
+	return (uint8_t)((st & ~MAY_ENDS) | end);
 }
 
 static void merge(struct flow *f, int ph, size_t i, uint8_t st)
@@ -283,7 +336,7 @@ static void follow(struct flow *f, uint32_t slot)
 	f->slot = slot;
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
 		memset(f->at[ph], 0, f->wl->nops[ph] + 1);
-	f->at[LG_PHASE_SETUP][0] = MAY_CLOSED;
+	f->at[LG_PHASE_SETUP][0] = MAY_CLOSED | MAY_END;
 	settle(f, LG_PHASE_SETUP);
 	f->at[LG_PHASE_RUN][0] = f->at[LG_PHASE_SETUP][f->wl->nops[LG_PHASE_SETUP]];
 	settle(f, LG_PHASE_RUN);
@@ -299,6 +352,7 @@ struct fault {
 	size_t i;        /* its index in the phase */
 	const char *key; /* the key at fault */
 	uint64_t value;  /* its value */
+	bool append;     /* an append where a truncate left the file's end unaligned */
 };
 
 /* Whether op (phase ph, index i) comes before the fault found so far. */
@@ -319,18 +373,32 @@ static bool at_fault(const struct lg_op *op, int ph, size_t i, uint64_t align,
 	return key != NULL;
 }
 
+/* Note an append (op i of phase ph) in *x when it comes first. */
+static bool append_fault(int ph, size_t i, struct fault *x)
+{
+	if (!earlier(x, ph, i))
+		return false;
+	*x = (struct fault){ .ph = ph, .i = i, .key = "offset", .append = true };
+	return true;
+}
+
 /* The first op at fault on a followed slot: one that goes through an O_DIRECT open on
- * every path that reaches it. One that may go through either kind is left to the run
- * (its EINVAL), so that no workload is refused for a path it may never take. */
-static void followed_fault(struct flow *f, uint64_t align, struct fault *x)
+ * every path that reaches it, and for an append, that every path reaches with the file
+ * ending where a truncate left it. Where the path decides, the run tells (EINVAL), so
+ * that no workload is refused for a path it may never take. */
+static void followed_fault(struct flow *f, struct fault *x)
 {
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
 		for (size_t i = 0; i < f->wl->nops[ph]; i++) {
 			const struct lg_op *op = &f->wl->ops[ph][i];
+			uint8_t st = f->at[ph][i];
 
-			if (is_io(op) && op->slot == f->slot &&
-			    (f->at[ph][i] & (MAY_DIRECT | MAY_BUFFERED)) == MAY_DIRECT &&
-			    at_fault(op, ph, i, align, x))
+			if (!is_io(op) || op->slot != f->slot ||
+			    (st & (MAY_DIRECT | MAY_BUFFERED)) != MAY_DIRECT)
+				continue;
+			if (at_fault(op, ph, i, f->align, x) ||
+			    (is_append(op) && (st & MAY_ENDS) == MAY_ODD_END &&
+			     append_fault(ph, i, x)))
 				return;
 		}
 }
@@ -356,12 +424,12 @@ static int find_fault(const struct lg_workload *wl, bool all, uint64_t align,
 		      struct fault *x)
 {
 	uint8_t *use = calloc(wl->nslots + 1, 1);
-	struct flow f = { .wl = wl };
+	struct flow f = { .wl = wl, .all = all, .align = align };
 	int rc = 0;
 
 	if (!use)
 		return -ENOMEM;
-	slot_uses(wl, all, use);
+	slot_uses(wl, all, align, use);
 	plain_fault(wl, all, use, align, x);
 	for (uint32_t s = 0; !rc && s < wl->nslots; s++) {
 		if (!followed(use[s]))
@@ -371,7 +439,7 @@ static int find_fault(const struct lg_workload *wl, bool all, uint64_t align,
 				rc = -ENOMEM;
 		if (!rc) {
 			follow(&f, s);
-			followed_fault(&f, align, x);
+			followed_fault(&f, x);
 		}
 	}
 	for (int ph = 0; ph < LG_PHASE_COUNT; ph++)
@@ -380,11 +448,44 @@ static int find_fault(const struct lg_workload *wl, bool all, uint64_t align,
 	return rc;
 }
 
+/* The truncate that left the file of slot ending unaligned before op i of phase ph:
+ * the last one before it, going back through the phases (and around, for a truncate
+ * later in a loop). One is there: the flow found the end it left. */
+static const struct lg_op *last_truncate(const struct lg_workload *wl, int ph, size_t i,
+					 uint32_t slot, uint64_t align)
+{
+	for (int p = ph; p >= 0; p--)
+		for (size_t k = p == ph ? i : wl->nops[p]; k-- > 0;)
+			if (odd_truncate(&wl->ops[p][k], slot, align))
+				return &wl->ops[p][k];
+	for (int p = LG_PHASE_COUNT - 1; p >= ph; p--)
+		for (size_t k = wl->nops[p]; k-- > (p == ph ? i + 1 : 0);)
+			if (odd_truncate(&wl->ops[p][k], slot, align))
+				return &wl->ops[p][k];
+	return NULL;
+}
+
+/* What is wrong with the fault's key, for the message. */
+static void what(const struct lg_workload *wl, const struct fault *x, uint64_t align,
+		 char *buf, size_t len)
+{
+	const struct lg_op *op = &wl->ops[x->ph][x->i], *t;
+
+	if (!x->append) {
+		snprintf(buf, len, "is %llu bytes", (unsigned long long)x->value);
+		return;
+	}
+	t = last_truncate(wl, x->ph, x->i, op->slot, align);
+	snprintf(buf, len, "is append: the end of the file, which the truncate at line %u "
+		 "leaves at %llu bytes", t ? t->line : 0, t ? (unsigned long long)t->size : 0);
+}
+
 int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_direct_align *a,
 		    const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct fault x = { .ph = LG_PHASE_COUNT };
 	const struct lg_op *op;
+	char why[160];
 	unsigned col;
 
 	if (find_fault(wl, all, a->bytes, &x)) {
@@ -395,11 +496,12 @@ int lg_direct_check(const struct lg_workload *wl, bool all, const struct lg_dire
 		return 0;
 	op = &wl->ops[x.ph][x.i];
 	col = text ? key_col(text, len, op->line, lg_workload_col(wl, x.ph, x.i), x.key) : 0;
-	snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' is %llu bytes, not a multiple of "
-		 "%u: with %s, sizes and offsets must be multiples of the target's logical "
-		 "block size (%u bytes, %s)", name, op->line, col ? col : 1, x.key,
+	what(wl, &x, a->bytes, why, sizeof(why));
+	snprintf(err, errlen, "%s:%u:%u: '%s' of %s on '%s' %s, not a multiple of %u: with %s, "
+		 "sizes and offsets must be multiples of the target's logical block size (%u "
+		 "bytes, %s)", name, op->line, col ? col : 1, x.key,
 		 op->kind == LG_OP_READ ? "read" : "write",
-		 op->slot < wl->nslots ? wl->slots[op->slot] : "?", (unsigned long long)x.value,
-		 a->bytes, all ? "--direct" : "flags: [direct]", a->bytes, a->source);
+		 op->slot < wl->nslots ? wl->slots[op->slot] : "?", why, a->bytes,
+		 all ? "--direct" : "flags: [direct]", a->bytes, a->source);
 	return -EINVAL;
 }

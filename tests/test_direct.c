@@ -203,6 +203,60 @@ static void test_which_open(void **state)
 	       TAIL("--direct"));
 }
 
+/* An append on a direct slot writes at the end of the file: refused where every way to
+ * it comes from a truncate of the slot to an unaligned size, with nothing between that
+ * may move the end (an append that fails moves nothing). */
+static void test_append(void **state)
+{
+	static const char *const ok[] = {
+		/* aligned */
+		"run:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		"  - truncate: {file: f, size: 8KiB}\n"
+		"  - write: {file: f, size: 4KiB, offset: append}\n  - close: f\n",
+		/* a write between may move the end */
+		"run:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		"  - truncate: {file: f, size: 100}\n  - write: {file: f, size: 4KiB, offset: 0}\n"
+		"  - write: {file: f, size: 4KiB, offset: append}\n  - close: f\n",
+		/* one way is aligned */
+		"run:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		"  - choose: [{do: [truncate: {file: f, size: 100}]}, "
+		"{do: [truncate: {file: f, size: 4KiB}]}]\n"
+		"  - write: {file: f, size: 4KiB, offset: append}\n  - close: f\n",
+		/* not direct */
+		"run:\n  - create: {path: f, as: f}\n  - truncate: {file: f, size: 100}\n"
+		"  - write: {file: f, size: 4KiB, offset: append}\n  - close: f\n",
+	};
+	static const struct {
+		const char *yaml, *want;
+	} bad[] = {
+		{ "run:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		  "  - truncate: {file: f, size: 100}\n  - read: {file: f, size: 4KiB, offset: 0}\n"
+		  "  - write: {file: f, size: 4KiB, offset: append}\n  - close: f\n",
+		  "t.yaml:5:34: 'offset' of write on 'f' is append: the end of the file, which the "
+		  "truncate at line 3 leaves at 100 bytes" TAIL("flags: [direct]") },
+		/* setup leaves it so; every pass of the run appends there, and fails */
+		{ "setup:\n  - create: {path: f, as: f, flags: [direct]}\n"
+		  "  - truncate: {file: f, size: 6KiB}\nrun:\n"
+		  "  - write: {file: f, size: 4KiB, offset: append}\n",
+		  "t.yaml:5:34: 'offset' of write on 'f' is append: the end of the file, which the "
+		  "truncate at line 3 leaves at 6144 bytes" TAIL("flags: [direct]") },
+		/* a step among others on its line */
+		{ "run: [{create: {path: f, as: f, flags: [direct]}}, "
+		  "{truncate: {file: f, size: 100}}, {write: {file: f, size: 4KiB, offset: 0}}, "
+		  "{truncate: {file: f, size: 200}}, {write: {file: f, size: 4KiB, offset: append}}]\n",
+		  "t.yaml:1:193: 'offset' of write on 'f' is append: the end of the file, which the "
+		  "truncate at line 1 leaves at 200 bytes" TAIL("flags: [direct]") },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		expect(ok[i], false, NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect(bad[i].yaml, false, bad[i].want);
+	expect(ok[3], true, "t.yaml:4:34: 'offset' of write on 'f' is append: the end of the "
+	       "file, which the truncate at line 3 leaves at 100 bytes" TAIL("--direct"));
+}
+
 /* A slot without O_DIRECT is checked only with --direct; other ops never are. */
 static void test_which_ops(void **state)
 {
@@ -350,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_misaligned),
 		cmocka_unit_test(test_one_line),
 		cmocka_unit_test(test_which_open),
+		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_which_ops),
 		cmocka_unit_test(test_ntcreate),
 		cmocka_unit_test(test_no_column),
