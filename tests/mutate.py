@@ -176,6 +176,10 @@ MUTANTS = [
     ("summary-counts-placeholders", "src/monitor.c",
      "json_integer((json_int_t)m->nsys)",
      "json_integer((json_int_t)json_array_size(m->timeline_sys))", "unit_monitor"),
+    # --- the report page (web/report.js) ---
+    ("report-mean-by-entry", "web/report.js",
+     "var k = Math.round(t / step), b = bins[k]", "var k = i, b = bins[k]",
+     "integration_test_report_html$"),
 ]
 
 

@@ -262,7 +262,7 @@
 	/* --- Over time --- */
 
 	/* The series drawn over time: each run of a single file, or each file's first run
-	 * with the mean over its runs at each interval when it has several. */
+	 * with the mean over its runs at each moment when it has several. */
 	function timeSeries(key) {
 		var out = [];
 		data.files.forEach(function (f, fi) {
@@ -275,18 +275,43 @@
 			}
 			var runs = f.runs.filter(function (r) { return has(r.series[key]); });
 			if (!runs.length) return;
-			var longest = runs.reduce(function (a, r) { return r.series.t.length > a.series.t.length ? r : a; });
-			var y = longest.series.t.map(function (t, i) {
-				var v = runs.map(function (r) { return r.series[key][i]; }).filter(function (x) { return typeof x === 'number'; });
-				return v.length ? v.reduce(function (a, b) { return a + b; }, 0) / v.length : null;
-			});
-			var stall = longest.series.t.map(function (t, i) {
-				return runs.some(function (r) { return r.series.stall[i]; });
-			});
+			var m = meanOverTime(runs, key);
 			out.push({ label: f.name + (runs.length > 1 ? ' (mean of ' + runs.length + ' runs)' : ''), s: style(fi),
-				t: longest.series.t, y: y, stall: stall });
+				t: m.t, y: m.y, stall: m.stall });
 		});
 		return out;
+	}
+	/* The interval of a series of entry end times: their median distance (the first end
+	 * time when there is one entry). */
+	function stepOf(ts) {
+		var gaps = [];
+		for (var i = 1; i < ts.length; i++) gaps.push(ts[i] - ts[i - 1]);
+		gaps.sort(function (a, b) { return a - b; });
+		return gaps.length ? gaps[gaps.length >> 1] || 1 : ts[0] || 1;
+	}
+	/* The runs' mean at each moment. Entries are matched by when they end, rounded to the
+	 * interval, not by their index: a run whose master woke late has one long entry where
+	 * the others have several, and its later entries belong with theirs at the same time. */
+	function meanOverTime(runs, key) {
+		var longest = runs.reduce(function (a, r) { return r.series.t.length > a.series.t.length ? r : a; });
+		var step = stepOf(longest.series.t), bins = {};
+		runs.forEach(function (r) {
+			r.series.t.forEach(function (t, i) {
+				if (typeof t !== 'number') return;
+				var k = Math.round(t / step), b = bins[k] || (bins[k] = { t: 0, n: 0, y: 0, ny: 0, stall: false });
+				var y = r.series[key][i];
+				b.t += t;
+				b.n++;
+				if (typeof y === 'number') { b.y += y; b.ny++; }
+				b.stall = b.stall || !!r.series.stall[i];
+			});
+		});
+		var keys = Object.keys(bins).map(Number).sort(function (a, b) { return a - b; });
+		return {
+			t: keys.map(function (k) { return bins[k].t / bins[k].n; }),
+			y: keys.map(function (k) { return bins[k].ny ? bins[k].y / bins[k].ny : null; }),
+			stall: keys.map(function (k) { return bins[k].stall; })
+		};
 	}
 	function timeChart(parent, key, unit, title, log, markStalls) {
 		var ser = timeSeries(key), id = 'time-' + key, ds = [];
@@ -306,9 +331,18 @@
 		draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }),
 			y: axis(unit, log ? 'logarithmic' : 'linear', log ? {} : { beginAtZero: true }) });
 		var head = ['interval end (s)'].concat(ser.map(function (s) { return s.label; }));
-		var rows = ser[0].t.map(function (t, i) {
-			return [fmt(t, 2)].concat(ser.map(function (s) {
-				return fmt(s.y[i]) + (s.stall[i] ? ' (stall)' : '');
+		/* one row per moment, each series' point at it (by time, as meanOverTime) */
+		var step = stepOf(ser[0].t), at = {};
+		ser.forEach(function (s, si) {
+			s.t.forEach(function (t, i) {
+				var k = Math.round(t / step);
+				(at[k] = at[k] || { t: t, i: [] }).i[si] = i;
+			});
+		});
+		var rows = Object.keys(at).map(Number).sort(function (a, b) { return a - b; }).map(function (k) {
+			return [fmt(at[k].t, 2)].concat(ser.map(function (s, si) {
+				var i = at[k].i[si];
+				return i === undefined ? '' : fmt(s.y[i]) + (s.stall[i] ? ' (stall)' : '');
 			}));
 		});
 		numbers(fig.fig, head, rows);
@@ -476,7 +510,13 @@
 	function status(builtMs, drawnMs) {
 		var s = {
 			charts: charts.map(function (c) {
-				return { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas) };
+				var o = { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas) };
+				/* the points of the charts over time, for tests that check what is drawn */
+				if (c.id.indexOf('time-') === 0)
+					o.data = c.cfg.data.datasets.map(function (d) {
+						return d.data.map(function (p) { return [p.x, p.y]; });
+					});
+				return o;
 			}),
 			errors: (window.lgErrors || []).concat(consoleErrors),
 			resources: performance.getEntriesByType('resource').length,

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 
 import report_browser as rb
-from lgtest import LOADGEN, check, run, tmpdir
+from lgtest import LOADGEN, check, run, skip, tmpdir
 
 rb.chromium()  # SKIP early when there is no browser
 d = tmpdir()
@@ -178,6 +178,27 @@ for key in ("config.sync_dirs", "workload.params.bs"):
           f"comparison: setup difference {key} is highlighted")
 print("screenshots in", shots)
 
+# --- Runs averaged by time, not by entry: a run whose master woke late has one long entry
+# (2 to 5 s) where the others have three; its entry at 5 s goes with theirs at 5 s ---
+late = json.loads(json.dumps(rep))
+for i, r in enumerate(late["runs"]):
+    ends = [1, 2, 5] if i == 1 else [1, 2, 3, 4, 5]
+    mbps = [20, 20, 50] if i == 1 else [10] * 5
+    tpl = r["timeline"][0]
+    r["timeline"] = [dict(tpl, t_s=t + 0.0004 * i, len_s=t - (ends[k - 1] if k else 0), mbps=m)
+                     for k, (t, m) in enumerate(zip(ends, mbps))]
+late_json = os.path.join(d, "late.json")
+with open(late_json, "w") as fh:
+    json.dump(late, fh)
+p = loadgen("report", "late.json", names[1], "-o", os.path.join(d, "late.html"))
+check(p.returncode == 0, "report of a result with a late entry against another", p)
+drawn = rb.load(os.path.join(d, "late.html")).charts()["time-mbps"]["data"][0]
+at = {round(x): y for x, y in drawn}
+check(sorted(at) == [1, 2, 3, 4, 5] and abs(at[3] - 10) < 1e-9 and abs(at[4] - 10) < 1e-9 and
+      abs(at[5] - 70 / 3) < 1e-9 and abs(at[1] - 40 / 3) < 1e-9,
+      f"mean of runs by time: 3 s and 4 s from the two runs with entries there, 5 s from "
+      f"all three: {drawn}")
+
 # --- Keys of newer results (sweeps, hosts, system metrics), drawn where present ---
 new = json.loads(json.dumps(rep))
 new["summary"]["by_clients"] = [
@@ -233,5 +254,5 @@ if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
                       expected_ops(multi), "report_hosts.png")
     check(page.charts()["hosts-0"]["points"] == 2, "two hosts, a bar each")
 else:
-    print("SKIP part: no mpirun, a binary without MPI, or no unshare -u (the two-host report)")
+    skip("no mpirun, a binary without MPI, or no unshare -u: the two-host report")
 print("screenshots in", shots)
