@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from lgtest import LOADGEN, SOURCE, check, tmpdir, write
+from lgtest import LOADGEN, SOURCE, check, skip, tmpdir, write
 
 MPIRUN = shutil.which("mpirun")
 if not MPIRUN:
@@ -181,7 +181,7 @@ if unshare_ok:
     check("Hosts: 3" in p.stdout and "Fairness: per-host" in p.stdout, "per-host table")
     check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "run directory removed")
 else:
-    print("SKIP part: unshare -u -m not permitted here (per-host tests)")
+    skip("unshare -u -m not permitted here: the per-host tests")
 
 # --- a client sweep: every rank runs the same counts in order, ids global per count ---
 d = tmpdir()
