@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "skip_part.h"
+
 #include "loadgen/clock.h"
 #include "loadgen/runlog.h"
 #include "loadgen/sysinfo.h"
@@ -316,7 +318,7 @@ static void setup_message(void **state)
 
 	(void)state;
 	if (geteuid() != 0 || access("/dev/kmsg", W_OK) != 0) {
-		print_message("not root: no kernel message planted\n");
+		LG_SKIP_PART("not root: no kernel message planted");
 		json_decref(run);
 		return;
 	}
@@ -361,5 +363,5 @@ int main(void)
 	unlink(log_path);
 	unlink(data_path);
 	rmdir(dir);
-	return rc;
+	return lg_test_exit(rc);
 }
