@@ -50,12 +50,14 @@ static const json_t *summary_of(const struct lg_cmp_file *f, size_t i)
 	return s;
 }
 
-static bool any_summary(const struct lg_cmp_file *f)
+/* How many runs of f count (summary_of). */
+static size_t summaries(const struct lg_cmp_file *f)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < json_array_size(f->runs) && i < MAX_RUNS; i++)
-		if (summary_of(f, i))
-			return true;
-	return false;
+		n += summary_of(f, i) != NULL;
+	return n;
 }
 
 /* The values of key in every counted run of f that has it: per second for counters. */
@@ -167,7 +169,7 @@ int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *ot
 			   .vo = malloc(MAX_RUNS * sizeof(double)) };
 	int rc = rs.vb && rs.vo ? 0 : -ENOMEM;
 	/* a file without summaries (--monitor off) has nothing to set against the other's */
-	bool both = any_summary(base) && any_summary(other);
+	bool both = summaries(base) && summaries(other);
 
 	*n = 0;
 	for (int g = 0; !rc && both && g < 2; g++) {
@@ -198,6 +200,18 @@ static void fmt_mean(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.6g", v);
 }
 
+/* How the rows are ranked, for the heading: by p-value when one has one (rows with one
+ * come first), else why none has. */
+static const char *ranking(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+			   const struct lg_cmp_sys_row *rows)
+{
+	if (!isnan(rows[0].p))
+		return "p-value, then size of change";
+	if (summaries(base) < 2 || summaries(other) < 2)
+		return "size of change, no p-value with < 2 runs";
+	return "size of change, no p-value: no key in 2 runs on each side";
+}
+
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other)
 {
 	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS];
@@ -206,8 +220,7 @@ void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg
 	if (lg_cmp_sys_rows(base, other, rows, LG_CMP_SYS_ROWS, &n) || n == 0)
 		return;
 	fprintf(out, "  System counters that changed most (per second of measured time; "
-		"ranked by %s):\n", isnan(rows[0].p) ? "size of change, no p-value with < 2 runs" :
-		"p-value, then size of change");
+		"ranked by %s):\n", ranking(base, other, rows));
 	for (size_t i = 0; i < n; i++) {
 		const struct lg_cmp_sys_row *r = &rows[i];
 		char chg[32], p[32], name[160], b[32], o[32];

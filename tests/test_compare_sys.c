@@ -226,7 +226,9 @@ static void test_missing(void **state)
 	row_is(&rows[3], "d", true, 5, NAN, NAN, -1);
 	row_is(&rows[4], "g", false, NAN, 14, NAN, -1);
 	row_is(&rows[5], "late", false, NAN, 2, NAN, -1);
-	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value with < 2 runs):\n"
+	/* two runs that count on each side, but no key in both runs of both */
+	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value: no key in 2 "
+		"runs on each side):\n"
 		"      +100.0%  b/s                                     "
 		"              4 -> 8              \n"
 		"       -50.0%  a/s                                     "
