@@ -107,19 +107,16 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 		c->slots[i].fd = -1;
 		c->slots[i].path = LG_NOTE_NO_PATH;
 	}
-	c->setup_fds = malloc(nslots * sizeof(*c->setup_fds));
 	c->loops = calloc(wl->nloops ? wl->nloops : 1, sizeof(*c->loops));
 	c->untimed = &stats->untimed[LG_UNTIMED_SETUP];
 	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
 	c->stall_ns = sh->stall_ns;
 	c->svc = stats->svc;
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
-	if (!c->slots || !c->setup_fds || !c->loops || init_vars(c) ||
+	if (!c->slots || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	for (size_t i = 0; i < nslots; i++)
-		c->setup_fds[i] = -1;
 	return 0;
 }
 
@@ -130,7 +127,6 @@ void lg_client_fini(struct lg_client *c)
 			if (c->slots[i].fd >= 0)
 				close(c->slots[i].fd);
 	free(c->slots);
-	free(c->setup_fds);
 	free(c->loops);
 	free(c->vars);
 	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
@@ -152,10 +148,11 @@ void lg_client_fini(struct lg_client *c)
 static void close_all(struct lg_client *c, bool keep_setup)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++) {
-		if (c->slots[i].fd < 0 || (keep_setup && c->slots[i].fd == c->setup_fds[i]))
+		if (c->slots[i].fd < 0 || (keep_setup && c->slots[i].kept))
 			continue;
 		close(c->slots[i].fd);
 		c->slots[i].fd = -1;
+		c->slots[i].kept = false;
 		c->slots[i].event = LG_SLOT_CLOSED;
 		c->slots[i].line = 0;
 	}
@@ -461,11 +458,13 @@ static void gate_wait(struct lg_client *c, int from)
 		lg_futex_wait(&g->stage, from);
 }
 
-/* Remember which files setup left open: they stay open for cleanup. */
+/* Mark the files setup left open: they stay open for cleanup, unless the run closes or
+ * reopens their slot (exec_slot in ops.c clears the mark). A mark, not the descriptor
+ * number: a file the run opens after closing setup's often gets the same number. */
 static void keep_setup_files(struct lg_client *c)
 {
 	for (size_t i = 0; i < c->wl->nslots; i++)
-		c->setup_fds[i] = c->slots[i].fd;
+		c->slots[i].kept = c->slots[i].fd >= 0;
 }
 
 void *lg_client_main(void *arg)

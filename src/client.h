@@ -86,6 +86,9 @@ struct lg_live {
 struct lg_slot {
 	int fd;          /* the open file, -1 when closed */
 	uint8_t event;   /* enum lg_slot_event: why it is not open (while it is not) */
+	bool kept;       /* it holds the very file setup left open (kept for cleanup);
+			    cleared by every close or open of the slot, since a later open
+			    may get the same descriptor number */
 	uint32_t line;   /* line of its last open or close */
 	uint32_t path;   /* path index its last open named (LG_NOTE_NO_PATH: none) */
 	uint64_t pos;    /* end of the last read/write */
@@ -126,8 +129,6 @@ struct lg_client {
 	const char **parents;            /* owned array (-S only): each path's directory,
 					    NULL for the run directory itself */
 	char *arena;                     /* owned: expanded paths and their parents */
-	int *setup_fds;                  /* per slot: the file setup left open, or -1;
-					    these stay open for cleanup */
 	uint64_t *loops;                 /* per loop counter: iterations left */
 	uint32_t **perms;                /* per variable that shuffles: [0] picks made in
 					    the round, [1..count] its values in the order

@@ -372,6 +372,7 @@ static int exec_slot(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (use == SLOT_USES)
 		return rc;
 	s->line = op->line;
+	s->kept = false; /* no longer setup's file (see keep_setup_files) */
 	s->event = use == SLOT_CLOSES ? LG_SLOT_CLOSED : LG_SLOT_OPEN_FAILED;
 	if (use == SLOT_BINDS)
 		s->path = lg_op_path_index(c, op->path, op->var);

@@ -182,6 +182,10 @@ MUTANTS = [
      "integration_test_report_html$"),
     ("compare-sys-heading-runs", "src/compare_sys.c",
      "if (summaries(base) < 2 || summaries(other) < 2)", "if (1)", "unit_compare_sys"),
+    # --- the files setup leaves open for cleanup (client.c, ops.c) ---
+    ("kept-mark-survives-reopen", "src/ops.c",
+     "\ts->kept = false; /* no longer setup's file (see keep_setup_files) */\n", "",
+     "unit_client"),
 ]
 
 

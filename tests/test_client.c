@@ -3,10 +3,12 @@
  * when control flow, expect handling, the stop, abort and deadline checks, warm-up not
  * recorded, and -R: the pacing arithmetic and latency counted from the intended start
  * (a stall shows in the latency of the ops queued behind it, not in their service
- * time). */
+ * time); which files stay open for cleanup. */
 #include "client_harness.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "loadgen/histogram.h"
 
@@ -262,6 +264,92 @@ static void test_rate_stall_latency(void **state)
 	h_free(h);
 }
 
+static void *client_thread(void *arg)
+{
+	return lg_client_main(arg);
+}
+
+/* Wait, as the master does, until the client arrived at the end of gate stage `stage`,
+ * then look at its slot `slot`: the descriptor it holds there. */
+static int fd_at_gate(struct harness *h, int stage, size_t slot)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	while (atomic_load_explicit(&h->live.passed, memory_order_acquire) < stage + 1)
+		nanosleep(&ms, NULL);
+	return h->c.slots[slot].fd;
+}
+
+/* Let the client past gate stage `stage`. */
+static void open_gate(struct harness *h, int stage)
+{
+	atomic_store_explicit(&h->sh.gate.stage, stage + 1, memory_order_release);
+	lg_futex_wake_all(&h->sh.gate.stage);
+}
+
+/* Setup opens a into slot f; the run closes f and opens b into it, which gets the same
+ * descriptor number. The run's file is not setup's: it is closed before cleanup, so
+ * cleanup's write to f finds the slot closed (skipped, noted with the slot closed at
+ * the end of the run) and writes neither to b nor to a. */
+static void test_cleanup_setup_slot_reused_fd(void **state)
+{
+	struct harness *h = h_new("setup:\n"
+		"  - create: {path: a, as: f}\n"
+		"  - write: {file: f, size: 10, offset: 0}\n"
+		"run:\n"
+		"  - close: f\n"
+		"  - create: {path: b, as: f}\n"
+		"cleanup:\n"
+		"  - write: {file: f, size: 100, offset: 0}\n");
+	struct lg_untimed_stats *u = &h->st->untimed[LG_UNTIMED_CLEANUP];
+	int setup_fd, run_fd;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(h->wl->nslots, 1);
+	pthread_mutex_init(&h->sh.gate.lock, NULL);
+	pthread_cond_init(&h->sh.gate.cond, NULL);
+	h->sh.gate.stage = 0;
+	assert_int_equal(pthread_create(&t, NULL, client_thread, &h->c), 0);
+	setup_fd = fd_at_gate(h, 0, 0);
+	assert_true(setup_fd >= 0);
+	open_gate(h, 0);
+	run_fd = fd_at_gate(h, 1, 0);
+	assert_int_equal(run_fd, setup_fd); /* the case at stake: the number was reused */
+	open_gate(h, 1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(u->errors, 0);
+	assert_int_equal(u->skipped[LG_SKIP_NOT_OPEN], 1);
+	assert_int_equal(u->not_open.line, 8);      /* cleanup's write */
+	assert_int_equal(u->not_open.slot_line, 0); /* closed at the end of the run */
+	assert_int_equal(u->not_open.event, LG_SLOT_CLOSED);
+	assert_int_equal(h_size(h, "a"), 10);
+	assert_int_equal(h_size(h, "b"), 0);
+	pthread_mutex_destroy(&h->sh.gate.lock);
+	pthread_cond_destroy(&h->sh.gate.cond);
+	h_free(h);
+}
+
+/* A file setup left open and the run did not touch stays open for cleanup. */
+static void test_cleanup_keeps_setup_file(void **state)
+{
+	struct harness *h = h_new("setup:\n"
+		"  - create: {path: a, as: f}\n"
+		"run:\n"
+		"  - stat: a\n"
+		"cleanup:\n"
+		"  - write: {file: f, size: 100, offset: 0}\n");
+	struct lg_untimed_stats *u = &h->st->untimed[LG_UNTIMED_CLEANUP];
+
+	(void)state;
+	lg_client_main(&h->c);
+	assert_int_equal(u->errors, 0);
+	assert_int_equal(u->skipped[LG_SKIP_NOT_OPEN], 0);
+	assert_int_equal(h_size(h, "a"), 100);
+	assert_int_equal(h->c.slots[0].fd, -1); /* closed after cleanup */
+	h_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +362,8 @@ int main(void)
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_rate_schedule),
 		cmocka_unit_test(test_rate_stall_latency),
+		cmocka_unit_test(test_cleanup_setup_slot_reused_fd),
+		cmocka_unit_test(test_cleanup_keeps_setup_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
