@@ -3,6 +3,7 @@
 #include "client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -184,12 +185,34 @@ static void note_untimed(struct lg_client *c, const struct lg_error_note *note, 
 		atomic_store_explicit(&c->sh->setup_full, got, memory_order_relaxed);
 }
 
+/* For a note of op's result got: when a read or write on a file open with O_DIRECT got
+ * EINVAL, most likely an offset or size the load-time check could not know (an append
+ * at an unaligned end, a path only the run takes), the alignment that file needs (see
+ * lg_error_note.direct_align); else 0. The kernel says how the file is open. */
+static uint32_t note_direct_align(const struct lg_client *c, const struct lg_op *op,
+				  int got)
+{
+	int fl;
+
+	if (got != EINVAL || (op->kind != LG_OP_READ && op->kind != LG_OP_WRITE) ||
+	    op->slot >= c->wl->nslots || c->slots[op->slot].fd < 0)
+		return 0;
+	fl = fcntl(c->slots[op->slot].fd, F_GETFL);
+	if (fl < 0 || !(fl & O_DIRECT))
+		return 0;
+	return c->wl->direct_align ? c->wl->direct_align : LG_NOTE_ALIGN_UNKNOWN;
+}
+
 /* Count an op whose result differed from the expected one. */
 static void note_error(struct lg_client *c, const struct lg_op *op, int got)
 {
-	struct lg_error_note note = { op->line, op->type, got, op->expect, note_path(c, op) };
+	struct lg_error_note note = { op->line, op->type, got, op->expect, note_path(c, op),
+				      0 };
 	struct lg_type_stats *t = &c->stats->types[op->type];
 
+	/* only for a note that is kept: a failing op repeated need not ask the kernel */
+	if ((c->recording ? c->stats->nnotes : c->untimed->nnotes) < LG_FIRST_ERRORS)
+		note.direct_align = note_direct_align(c, op, got);
 	if (!c->recording) {
 		note_untimed(c, &note, got);
 	} else {

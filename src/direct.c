@@ -89,6 +89,7 @@ void lg_direct_alignment(const char *dir, struct lg_direct_align *out)
 	dev_t dev = 0;
 	uint32_t a = statx_align(dir, &dev, &of);
 
+	out->assumed = false;
 	if (a) {
 		out->bytes = a;
 		snprintf(out->source, sizeof(out->source), "statx dio_offset_align of %s%.100s",
@@ -98,6 +99,7 @@ void lg_direct_alignment(const char *dir, struct lg_direct_align *out)
 	if (dev && major(dev) && sysfs_align(dev, out))
 		return;
 	out->bytes = LG_DIRECT_MIN_ALIGN;
+	out->assumed = true;
 	snprintf(out->source, sizeof(out->source), "assumed: the smallest logical block size "
 		 "(the target's could not be found)");
 }

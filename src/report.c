@@ -95,6 +95,16 @@ static void print_errors(FILE *out, const struct lg_run *run, int w)
 	}
 }
 
+/* The end of a note's line: what its result likely means, in parentheses, if anything. */
+static void print_hint(FILE *out, const struct lg_error_note *n)
+{
+	char hint[128];
+
+	if (*lg_error_note_hint(n, hint, sizeof(hint)))
+		fprintf(out, " (%s)", hint);
+	fputc('\n', out);
+}
+
 /* Where the first unexpected results happened, so the user can find the op. */
 static void print_notes(FILE *out, const struct lg_run *run)
 {
@@ -107,8 +117,9 @@ static void print_notes(FILE *out, const struct lg_run *run)
 			const struct lg_error_note *n = &cs->notes[k];
 			const char *type = n->type < run->ntypes ? type_label(run, n->type) : "?";
 
-			fprintf(out, " client %u: line %" PRIu32 ": %s got %s, expected %s\n",
+			fprintf(out, " client %u: line %" PRIu32 ": %s got %s, expected %s",
 				cs->id, n->line, type, lg_errno_name(n->got), expect_name(n->expect));
+			print_hint(out, n);
 			shown++;
 		}
 	}
@@ -251,10 +262,11 @@ static void print_untimed_phase(FILE *out, const struct lg_run *run, unsigned p)
 		for (size_t k = 0; u && k < u->nnotes && shown < MAX_NOTES; k++, shown++) {
 			const struct lg_error_note *n = &u->notes[k];
 
-			fprintf(out, " client %u: line %" PRIu32 ": %s %s got %s, expected %s\n", c,
+			fprintf(out, " client %u: line %" PRIu32 ": %s %s got %s, expected %s", c,
 				n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
 				lg_run_note_path(run, c, n->path, path, sizeof(path)),
 				lg_errno_name(n->got), expect_name(n->expect));
+			print_hint(out, n);
 		}
 		if (u && u->not_open.set)
 			print_not_open(out, run, c, &u->not_open);

@@ -301,17 +301,34 @@ static json_t *str_or_null(const char *s)
 	return j ? j : json_null();
 }
 
+/* The buffers loadgen reads into and writes from are page-aligned: only the offset and
+ * size can be wrong. */
+const char *lg_error_note_hint(const struct lg_error_note *n, char *buf, size_t len)
+{
+	if (n->direct_align == 0)
+		snprintf(buf, len, "%s", ""); /* no hint */
+	else if (n->direct_align == LG_NOTE_ALIGN_UNKNOWN)
+		snprintf(buf, len, "O_DIRECT: the offset and size must be multiples of the "
+			 "device's logical block size");
+	else
+		snprintf(buf, len, "O_DIRECT: the offset and size must be multiples of %" PRIu32
+			 " bytes", n->direct_align);
+	return buf;
+}
+
 json_t *lg_error_note_json(const struct lg_run *run, unsigned client, const char *phase,
 			   const struct lg_error_note *n)
 {
-	char path[4096];
+	char path[4096], hint[128];
 
 	lg_run_note_path(run, client, n->path, path, sizeof(path));
-	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s}",
+	lg_error_note_hint(n, hint, sizeof(hint));
+	return json_pack("{s:I, s:s, s:I, s:o, s:o, s:s, s:s, s:o}",
 			 "client", (json_int_t)client, "phase", phase, "line", (json_int_t)n->line,
 			 "type", str_or_null(label(run, n->type)),
 			 "path", path[0] ? str_or_null(path) : json_null(),
-			 "got", lg_errno_name(n->got), "expected", expect_name(n->expect));
+			 "got", lg_errno_name(n->got), "expected", expect_name(n->expect),
+			 "hint", hint[0] ? json_string(hint) : json_null());
 }
 
 /* Append to a the note of client if set. 0 or -ENOMEM. */

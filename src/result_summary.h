@@ -67,6 +67,11 @@ json_t *lg_not_open_json(const struct lg_run *run);
 json_t *lg_failure_json(const struct lg_run *run);
 /* Skipped steps by reason ({"prev_offset": n, "not_open": m}), a new reference. */
 json_t *lg_skipped_json(const uint64_t skipped[LG_SKIP_REASONS]);
+/* What a note's result likely means, into buf (len bytes): for EINVAL on an O_DIRECT
+ * file, "O_DIRECT: the offset and size must be multiples of 4096 bytes" (of the device's
+ * logical block size, when the run did not learn it); "" for any other note. Returns
+ * buf. */
+const char *lg_error_note_hint(const struct lg_error_note *n, char *buf, size_t len);
 /* One unexpected result of client as a JSON object (phase: "run" or an untimed
  * phase's name), a new reference. */
 json_t *lg_error_note_json(const struct lg_run *run, unsigned client, const char *phase,

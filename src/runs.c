@@ -59,6 +59,7 @@ int lg_runs_load_workload(const struct lg_config *cfg, struct lg_workload **wl,
 		*hash = lg_hash_bytes(*hash, (*wl)->sha256, strlen((*wl)->sha256));
 
 		lg_direct_alignment(cfg->directory, &a);
+		(*wl)->direct_align = a.assumed ? 0 : a.bytes;
 		rc = cfg->loadfile ? lg_direct_check(*wl, cfg->direct, &a, cfg->loadfile, text,
 						     len, err, errlen)
 				   : lg_direct_check(*wl, cfg->direct, &a, "builtin:netbench",

@@ -186,6 +186,13 @@ MUTANTS = [
     ("kept-mark-survives-reopen", "src/ops.c",
      "\ts->kept = false; /* no longer setup's file (see keep_setup_files) */\n", "",
      "unit_client"),
+    # --- what an EINVAL on an O_DIRECT file likely means (client.c) ---
+    ("direct-einval-no-hint", "src/client.c",
+     "\treturn c->wl->direct_align ? c->wl->direct_align : LG_NOTE_ALIGN_UNKNOWN;",
+     "\treturn 0;", "unit_client|integration_test_direct"),
+    ("direct-hint-alignment-forgotten", "src/client.c",
+     "\treturn c->wl->direct_align ? c->wl->direct_align : LG_NOTE_ALIGN_UNKNOWN;",
+     "\treturn LG_NOTE_ALIGN_UNKNOWN;", "unit_client|integration_test_direct"),
 ]
 
 

@@ -27,7 +27,7 @@
 #define TAIL(how) ", not a multiple of 4096: with " how ", sizes and offsets must be " \
 	"multiples of the target's logical block size (4096 bytes, here)"
 
-static const struct lg_direct_align a4k = { 4096, "here" };
+static const struct lg_direct_align a4k = { 4096, "here", false };
 static char err[512];
 
 static struct lg_workload *load(const char *yaml)
@@ -350,6 +350,7 @@ static void found_for(const char *dir, const char *file)
 		lg_direct_alignment(paths[i], &a);
 		assert_true(a.bytes >= LG_DIRECT_MIN_ALIGN && a.bytes <= 1u << 20);
 		assert_int_equal(a.bytes & (a.bytes - 1), 0);
+		assert_int_equal(a.assumed, strstr(a.source, "assumed") != NULL);
 		if (want) {
 			assert_int_equal(a.bytes, want);
 			if (strncmp(a.source, "statx dio_offset_align of ", 26) ||
@@ -393,6 +394,7 @@ static void test_alignment(void **state)
 	memset(&a, 0x55, sizeof(a));
 	lg_direct_alignment("/nonexistent/lg-direct/x", &a);
 	assert_int_equal(a.bytes, LG_DIRECT_MIN_ALIGN);
+	assert_true(a.assumed);
 	assert_string_equal(a.source, "assumed: the smallest logical block size (the target's "
 			    "could not be found)");
 }

@@ -209,6 +209,42 @@ static void test_many_notes_long_label(void **state)
 	lg_run_clear(&run);
 }
 
+/* A note of EINVAL on an O_DIRECT file says what alignment is likely wanting: the one
+ * the run learnt, or the device's logical block size; other notes say nothing more. In
+ * the measured phase's notes and in an untimed phase's. */
+static void test_direct_hint(void **state)
+{
+	struct lg_untimed_stats *u;
+	struct lg_run run;
+	char *out;
+
+	(void)state;
+	make_run(&run);
+	run.clients[0]->notes[0].got = EINVAL;
+	run.clients[0]->notes[0].direct_align = 4096;
+	run.clients[1]->notes[0].got = EINVAL;
+	run.clients[1]->notes[0].direct_align = LG_NOTE_ALIGN_UNKNOWN;
+	u = &run.clients[1]->untimed[LG_UNTIMED_SETUP];
+	u->errors = 1;
+	u->errnos[EINVAL] = 1;
+	u->notes[u->nnotes++] = (struct lg_error_note){ .line = 3, .type = 1, .got = EINVAL,
+							.path = LG_NOTE_NO_PATH,
+							.direct_align = 512 };
+	u->notes[u->nnotes++] = (struct lg_error_note){ .line = 4, .type = 1, .got = EINVAL,
+							.path = LG_NOTE_NO_PATH };
+	assert_int_equal(lg_run_merge(&run), 0);
+	out = capture_print(&run);
+	assert_line(out, " client 0: line 7: ReadX got EINVAL, expected ENOENT (O_DIRECT: the "
+			 "offset and size must be multiples of 4096 bytes)");
+	assert_line(out, " client 1: line 42: WriteX got EINVAL, expected OK (O_DIRECT: the "
+			 "offset and size must be multiples of the device's logical block size)");
+	assert_line(out, " client 1: line 3: WriteX  got EINVAL, expected OK (O_DIRECT: the "
+			 "offset and size must be multiples of 512 bytes)");
+	assert_line(out, " client 1: line 4: WriteX  got EINVAL, expected OK");
+	free(out);
+	lg_run_clear(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_no_errors),
 		cmocka_unit_test(test_empty_run),
 		cmocka_unit_test(test_many_notes_long_label),
+		cmocka_unit_test(test_direct_hint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,11 +61,11 @@ static void make_run(struct lg_run *run)
 	op(run->clients[1], 1, 500000, 0, 1000000);
 	run->clients[0]->types[0].errors = 1;
 	run->clients[0]->types[0].errnos[0] = 1;
-	run->clients[0]->notes[0] = (struct lg_error_note){ 7, 0, 0, ENOENT, LG_NOTE_NO_PATH };
+	run->clients[0]->notes[0] = (struct lg_error_note){ 7, 0, 0, ENOENT, LG_NOTE_NO_PATH, 0 };
 	run->clients[0]->nnotes = 1;
 	run->clients[1]->types[1].errors = 1;
 	run->clients[1]->types[1].errnos[ENOSPC] = 1;
-	run->clients[1]->notes[0] = (struct lg_error_note){ 42, 1, ENOSPC, 0, LG_NOTE_NO_PATH };
+	run->clients[1]->notes[0] = (struct lg_error_note){ 42, 1, ENOSPC, 0, LG_NOTE_NO_PATH, 0 };
 	run->clients[1]->nnotes = 1;
 	assert_int_equal(lg_run_merge(run), 0);
 	assert_int_equal(lg_run_add_interval(run, &iv1), 0);
@@ -243,6 +243,7 @@ static void check_run(json_t *r)
 	assert_string_equal(gets(n, "expected"), "OK");
 	assert_string_equal(gets(json_array_get(notes, 0), "got"), "OK");
 	assert_string_equal(gets(json_array_get(notes, 0), "expected"), "ENOENT");
+	assert_true(json_is_null(json_object_get(n, "hint")));
 }
 
 static void test_build(void **state)
@@ -362,6 +363,43 @@ static void test_build_nomem(void **state)
 	lg_run_clear(&runs[1]);
 }
 
+/* A note of EINVAL on an O_DIRECT file has a hint naming the alignment the run learnt,
+ * or the device's logical block size; in the measured phase's notes and a phase's. */
+static void test_direct_hint(void **state)
+{
+	struct lg_config cfg = make_config();
+	struct lg_untimed_stats *u;
+	struct lg_run run;
+	json_t *doc, *r, *n;
+
+	(void)state;
+	make_run(&run);
+	run.clients[1]->notes[0].got = EINVAL;
+	run.clients[1]->notes[0].direct_align = 4096;
+	u = &run.clients[0]->untimed[LG_UNTIMED_CLEANUP];
+	u->errors = 1;
+	u->errnos[EINVAL] = 1;
+	u->notes[u->nnotes++] = (struct lg_error_note){ 9, 0, EINVAL, 0, LG_NOTE_NO_PATH,
+							LG_NOTE_ALIGN_UNKNOWN };
+	assert_int_equal(lg_run_merge(&run), 0);
+	doc = lg_result_json_build(&cfg, NULL, &run, 1);
+	assert_non_null(doc);
+	r = json_array_get(json_object_get(doc, "runs"), 0);
+	n = json_array_get(json_object_get(r, "error_notes"), 1);
+	assert_string_equal(gets(n, "got"), "EINVAL");
+	assert_string_equal(gets(n, "hint"),
+			    "O_DIRECT: the offset and size must be multiples of 4096 bytes");
+	n = json_array_get(json_object_get(r, "error_notes"), 0);
+	assert_true(json_is_null(json_object_get(n, "hint")));
+	n = json_array_get(json_object_get(json_object_get(json_object_get(r, "phases"),
+							   "cleanup"), "error_notes"), 0);
+	assert_int_equal(geti(n, "line"), 9);
+	assert_string_equal(gets(n, "hint"), "O_DIRECT: the offset and size must be multiples "
+			    "of the device's logical block size");
+	json_decref(doc);
+	lg_run_clear(&run);
+}
+
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -479,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_build_edge_cases),
 		cmocka_unit_test(test_build_nomem),
+		cmocka_unit_test(test_direct_hint),
 		cmocka_unit_test(test_write_reload),
 		cmocka_unit_test(test_check),
 	};

@@ -17,6 +17,7 @@
 struct lg_direct_align {
 	uint32_t bytes;   /* offsets and sizes must be multiples of this */
 	char source[160]; /* how it was found, for messages ("statx dio_offset_align ...") */
+	bool assumed;     /* nothing said: bytes is LG_DIRECT_MIN_ALIGN, the smallest there is */
 };
 
 /* Find the alignment for files created under dir: statx's dio_offset_align (Linux 6.1+)

@@ -52,9 +52,14 @@ struct lg_error_note {
 	int32_t expect;  /* what the workload expected (lg_op.expect) */
 	uint32_t path;   /* the op's path index with its variable (into the client's
 			    expanded paths), or LG_NOTE_NO_PATH */
+	uint32_t direct_align; /* a read or write on a file open with O_DIRECT got EINVAL:
+				  the alignment its offset and size need, in bytes
+				  (LG_NOTE_ALIGN_UNKNOWN: the run did not learn it); else 0 */
 };
 
 #define LG_NOTE_NO_PATH UINT32_MAX /* lg_error_note.path of an op without a path */
+#define LG_NOTE_ALIGN_UNKNOWN UINT32_MAX /* lg_error_note.direct_align: O_DIRECT, alignment
+					    not known */
 
 /* What last happened to a slot, for an op skipped because its slot was not open. */
 enum lg_slot_event {

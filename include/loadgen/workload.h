@@ -201,6 +201,10 @@ struct lg_workload {
 	size_t nsets, cap_sets;
 	size_t set_paths, set_bytes;       /* paths and bytes in all file sets so far */
 	uint64_t max_io;                   /* largest read/write size: the client buffer size */
+	uint32_t direct_align;             /* the O_DIRECT alignment of the run's target in
+					      bytes, as learnt when the workload was checked
+					      against it (lg_direct_alignment); 0: not learnt.
+					      For the notes of EINVAL in the run */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
 	struct lg_intern_index path_index; /* hash indexes of paths, types and slots */

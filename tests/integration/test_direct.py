@@ -1,10 +1,11 @@
 """--direct and flags: [direct]: a read or write whose size or offset the target's logical
 block size does not divide is refused before the run (exit 2, FILE:LINE:COL, the alignment
-needed and where it came from), instead of failing every call with EINVAL."""
+needed and where it came from), instead of failing every call with EINVAL. An EINVAL the
+check could not foresee (an append at an unaligned end) is noted with what O_DIRECT needs."""
 import os
 import re
 
-from lgtest import check, listdir, run, tmpdir, write
+from lgtest import check, listdir, run, skip, tmpdir, write
 
 d = tmpdir()
 target = os.path.join(d, "t")
@@ -45,3 +46,41 @@ res = run(["-D", target, "--direct", "-p", "bs=1000", "1"], workdir=d, json_out=
 check(res.rc == 2 and re.search(r"builtin:netbench:\d+:\d+: 'size' of \w+ on '\w+' is 1000 "
                                 r"bytes", res.err) and "loadgen show" in res.err,
       "built-in workload with -p bs=1000 --direct", res)
+
+# In the run: an append at the unaligned end a buffered setup write left is not refused
+# before the run (only the file knows its end); its EINVAL says what O_DIRECT needs,
+# with the alignment the refusals above named (or the device's logical block size, when
+# that was only assumed).
+align = int(m.group(1))
+want = ("O_DIRECT: the offset and size must be multiples of the device's logical block size"
+        if "assumed" in m.group(0) else
+        f"O_DIRECT: the offset and size must be multiples of {align} bytes")
+try:
+    fd = os.open(os.path.join(target, "probe"), os.O_CREAT | os.O_WRONLY | os.O_DIRECT, 0o600)
+    os.close(fd)
+    os.unlink(os.path.join(target, "probe"))
+    direct_ok = True
+except OSError as e:
+    direct_ok = False
+    skip(f"the run-time part: {target} refuses O_DIRECT ({e})")
+if direct_ok:
+    w4 = write(os.path.join(d, "append.yaml"), "setup:\n"
+               "  - create: {path: \"a${client}\", as: f}\n"
+               "  - write: {file: f, size: 100, offset: 0}\n"
+               "  - close: f\n"
+               "run:\n"
+               "  - open: {path: \"a${client}\", as: f, flags: [write, direct]}\n"
+               "  - write: {file: f, size: 4KiB, offset: append}\n"
+               "  - close: f\n")
+    res = run(["-D", target, "-c", w4, "-q", "--run-once", "1"], workdir=d)
+    r = res.json["runs"][0] if res.json else None
+    check(r is not None, "the append runs", res)
+    if r["errors"] == 0:
+        skip(f"the run-time part: {target} takes unaligned O_DIRECT writes (buffered)")
+    else:
+        check(r["error_notes"] == [{"client": 0, "phase": "run", "line": 7, "type": "write",
+                                    "path": "a0", "got": "EINVAL", "expected": "OK",
+                                    "hint": want}],
+              f"the note of the EINVAL says what O_DIRECT needs ({r['error_notes']})", res)
+        check(f" client 0: line 7: write got EINVAL, expected OK ({want})\n" in res.out,
+              "and so does the text report", res)

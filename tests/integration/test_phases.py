@@ -34,7 +34,7 @@ check(ph["cleanup"]["errors"] == 2 and ph["cleanup"]["errors_by_errno"] == {"ENO
 check(ph["warmup"]["errors"] == 0, "warmup: none")
 n = sorted(ph["setup"]["error_notes"], key=lambda x: x["client"])
 check(n[0] == {"client": 0, "phase": "setup", "line": 4, "type": "stat",
-               "path": "d0/missing", "got": "ENOENT", "expected": "OK"},
+               "path": "d0/missing", "got": "ENOENT", "expected": "OK", "hint": None},
       f"setup note: phase, label, path, line ({n[0]})")
 n = sorted(ph["cleanup"]["error_notes"], key=lambda x: x["client"])
 check(n[1]["path"] == "gone1" and n[1]["line"] == 9 and n[1]["type"] == "unlink" and
