@@ -27,10 +27,10 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = [
     # --- offsets (ops.c) ---
     ("prev-ignored", "src/ops.c",
-     "} else if (!io_offset(c, op, call, &off)) {\n\t\treturn 0;",
-     "} else if (!io_offset(c, op, call, &off) && 0) {\n\t\treturn 0;", "unit_ops"),
+     "} else if (!io_offset(c, op, call, &off)) {",
+     "} else if (!io_offset(c, op, call, &off) && 0) {", "unit_ops"),
     ("seq-by-size-asked", "src/ops.c",
-     "c->pos[op->slot] = off + (uint64_t)n;", "c->pos[op->slot] = off + op->size;",
+     "s->pos = off + (uint64_t)n;", "s->pos = off + op->size;",
      "unit_ops|unit_client"),
     ("random-off-by-one", "src/ops.c",
      "(op->range - op->size) / op->align + 1", "(op->range - op->size) / op->align + 2",
@@ -42,10 +42,10 @@ MUTANTS = [
      "end - (intended < start ? intended : start)", "end - start",
      "unit_client|integration_test_rate_accuracy"),
     ("pacing-half-interval", "src/client.c",
-     "(uint64_t)((double)bytes / c->sh->rate)", "(uint64_t)((double)bytes / c->sh->rate / 2)",
+     ": (double)bytes / c->sh->rate);", ": (double)bytes / c->sh->rate / 2);",
      "unit_client|integration_test_rate_accuracy"),
     ("pacing-by-size-asked", "src/client.c",
-     "c->next_ns += (uint64_t)((double)bytes", "c->next_ns += (uint64_t)((double)op->size",
+     ": (double)bytes / c->sh->rate);", ": (double)op->size / c->sh->rate);",
      "unit_client|integration_test_rate_accuracy|integration_test_modes"),
     ("deadline-ignored", "src/client.c",
      "(phase == LG_CLOCK_EXECUTE && c->now_ns >=", "(phase == LG_CLOCK_EXECUTE && 0 && c->now_ns >=",
@@ -64,8 +64,8 @@ MUTANTS = [
      "if (op->expect != LG_EXPECT_ANY && got != op->expect && got != 0)",
      "unit_client|integration_test_errors"),
     ("read-bytes-as-written", "src/client.c",
-     "\t\tif (op->kind == LG_OP_READ)\n\t\t\tt->bytes_read += bytes;",
-     "\t\tif (op->kind == LG_OP_WRITE)\n\t\t\tt->bytes_read += bytes;",
+     "*(rd ? &t->bytes_read : &t->bytes_written) += bytes;",
+     "*(rd ? &t->bytes_written : &t->bytes_read) += bytes;",
      "unit_client|integration_test_run_once_exact"),
     # --- compare's statistics ---
     ("threshold-2-alpha", "src/compare_eval.c",
@@ -234,10 +234,29 @@ def run_one(m, tree, build, full, jobs):
             f.write(text)
 
 
+def check_texts(mutants):
+    """1 when a mutant's text is not in its file exactly once (stale), or ids repeat."""
+    bad = []
+    for mid, rel, old, _, _ in mutants:
+        with open(os.path.join(SRC, rel)) as f:
+            n = f.read().count(old)
+        if n != 1:
+            bad.append(f"{mid}: {rel}: the text to mutate occurs {n} times")
+    ids = [m[0] for m in mutants]
+    bad += [f"{i}: id used twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    for b in bad:
+        print("stale", b)
+    print(f"{len(mutants) - len(bad)} of {len(mutants)} mutants apply")
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="comma-separated mutant ids")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that each mutant's text is in its file once (no build; "
+                         "CTest runs this, so an edit that makes a mutant stale fails a test)")
     ap.add_argument("--full", action="store_true", help="run the whole suite per mutant")
     ap.add_argument("--keep", action="store_true", help="keep the temporary tree")
     ap.add_argument("-j", type=int, default=2, help="build and test jobs (default 2)")
@@ -250,6 +269,8 @@ def main():
         for m in mutants:
             print(f"{m[0]:32} {m[1]:22} tests: {m[4]}")
         return 0
+    if a.check:
+        return check_texts(mutants)
     work = tempfile.mkdtemp(prefix="lg-mutate.")
     tree, build = os.path.join(work, "src"), os.path.join(work, "build")
     copy_tree(tree)
