@@ -44,39 +44,6 @@ static double per_s(double x, double secs)
 	return secs > 0 ? fin(x / secs) : 0.0;
 }
 
-/* Length of the valid UTF-8 sequence at s (no overlongs, surrogates or > U+10FFFF),
- * or 0 when the byte at s does not start one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned char lo = 0x80, hi = 0xBF;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xE0)
-		lo = 0xA0;
-	else if (s[0] == 0xED)
-		hi = 0x9F;
-	else if (s[0] == 0xF0)
-		lo = 0x90;
-	else if (s[0] == 0xF4)
-		hi = 0x8F;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
-
 /* A JSON string of s with each invalid byte replaced by U+FFFD; JSON null for NULL.
  * NULL only when out of memory. */
 static json_t *jstr(const char *s)
@@ -94,7 +61,7 @@ static json_t *jstr(const char *s)
 	if (!buf)
 		return NULL;
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = lg_utf8_len(p);
 
 		if (n) {
 			memcpy(o, p, n);
@@ -182,26 +149,33 @@ static json_t *errnos_json(const struct lg_type_stats *t)
 }
 
 /* One op type; svc (may be NULL) adds the service time of a rate-limited run, whose
- * latency_ns counts from each op's intended start. */
+ * latency_ns counts from each op's intended start. "corruptions" and "service_ns" are
+ * left out when there is nothing to say, never because they could not be built. */
 static json_t *type_json(const struct lg_type_stats *t, const struct lg_histogram *svc)
 {
+	json_t *corrupt = NULL, *service = NULL;
 	uint64_t skipped = 0;
 
 	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
 		skipped += t->skipped[r];
+	if ((t->corruptions && !(corrupt = json_integer(I(t->corruptions)))) ||
+	    (svc && !(service = latency_json(svc)))) {
+		json_decref(corrupt);
+		return NULL;
+	}
 	return json_pack("{s:I, s:I, s:I, s:o, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
 			 "count", I(t->count),
 			 "errors", I(t->errors),
 			 "skipped", I(skipped),
 			 "skipped_by_reason", lg_skipped_json(t->skipped),
-			 "corruptions", t->corruptions ? json_integer(I(t->corruptions)) : NULL,
+			 "corruptions", corrupt,
 			 "bytes", I(t->bytes_read + t->bytes_written),
 			 "bytes_read", I(t->bytes_read),
 			 "bytes_written", I(t->bytes_written),
 			 "errors_by_errno", errnos_json(t),
 			 "latency_ns", latency_json(&t->hist),
 			 "histogram", histogram_json(&t->hist),
-			 "service_ns", svc ? latency_json(svc) : NULL);
+			 "service_ns", service);
 }
 
 static json_t *types_json(const struct lg_run *run)

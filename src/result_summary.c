@@ -204,15 +204,57 @@ void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
 		snprintf(found, flen, "no loadgen header, xxh64 0x%016" PRIx64, n->found_hash);
 }
 
+size_t lg_utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+bool lg_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = lg_utf8_len(p)))
+			return false;
+	return true;
+}
+
 /* A path as JSON: a name need not be UTF-8 (and a kept tail may cut a character), so
- * on refusal every non-ASCII byte becomes '?' rather than losing the document. */
+ * one jansson would refuse has every non-ASCII byte made '?' rather than losing the
+ * document. NULL only when out of memory. */
 static json_t *path_json(const char *path)
 {
 	char buf[LG_CORRUPT_PATH];
-	json_t *j = json_string(path);
 
-	if (j)
-		return j;
+	if (lg_utf8_valid(path))
+		return json_string(path);
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *p = buf; *p; p++)
 		if ((unsigned char)*p >= 0x80)
@@ -293,12 +335,11 @@ static const char *label(const struct lg_run *run, unsigned type)
 }
 
 /* Strings from the workload may hold bytes that are not UTF-8 (result_json.c repairs
- * them); here a name jansson refuses becomes JSON null rather than failing the file. */
+ * them); here a name jansson would refuse becomes JSON null rather than failing the file.
+ * NULL only when out of memory: a valid name is never turned into null. */
 static json_t *str_or_null(const char *s)
 {
-	json_t *j = json_string(s);
-
-	return j ? j : json_null();
+	return lg_utf8_valid(s) ? json_string(s) : json_null();
 }
 
 /* The buffers loadgen reads into and writes from are page-aligned: only the offset and

@@ -3,6 +3,7 @@
 #ifndef LOADGEN_RESULT_SUMMARY_H
 #define LOADGEN_RESULT_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -10,6 +11,13 @@
 #include "loadgen/compare_stats.h"
 #include "loadgen/sweep.h"
 #include "loadgen/stats.h"
+
+/* Length of the valid UTF-8 sequence at s (no overlongs, surrogates or > U+10FFFF:
+ * what jansson accepts), or 0 when the byte at s does not start one. */
+size_t lg_utf8_len(const unsigned char *s);
+/* Whether jansson would take s (NUL-terminated) as a string: then json_string(s) fails
+ * only for want of memory. */
+bool lg_utf8_valid(const char *s);
 
 /* Run i's throughput (MB/s) and ops/s, as the result file states them. */
 double lg_run_mbps(const struct lg_run *run);

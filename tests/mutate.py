@@ -193,6 +193,20 @@ MUTANTS = [
     ("direct-hint-alignment-forgotten", "src/client.c",
      "\treturn c->wl->direct_align ? c->wl->direct_align : LG_NOTE_ALIGN_UNKNOWN;",
      "\treturn LG_NOTE_ALIGN_UNKNOWN;", "unit_client|integration_test_direct"),
+    # --- out of memory never drops a part of the result silently ---
+    ("type-corruptions-nomem-dropped", "src/result_json.c",
+     "(t->corruptions && !(corrupt = json_integer(I(t->corruptions))))",
+     "(t->corruptions && !(corrupt = json_integer(I(t->corruptions))) && 0)",
+     "unit_result_json"),
+    ("type-service-nomem-dropped", "src/result_json.c",
+     "(svc && !(service = latency_json(svc)))", "(svc && !(service = latency_json(svc)) && 0)",
+     "unit_result_json"),
+    ("note-type-nomem-null", "src/result_summary.c",
+     "return lg_utf8_valid(s) ? json_string(s) : json_null();",
+     "json_t *j = json_string(s);\n\n\treturn j ? j : json_null();", "unit_result_json"),
+    ("corrupt-path-nomem-mangled", "src/result_summary.c",
+     "if (lg_utf8_valid(path))\n\t\treturn json_string(path);",
+     "json_t *j = json_string(path);\n\n\tif (j)\n\t\treturn j;", "unit_result_json"),
 ]
 
 

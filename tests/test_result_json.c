@@ -1,5 +1,5 @@
-/* Result JSON: the built document for a hand-made run, the atomic write and its
- * reload, and the destination checks. */
+/* Result JSON: the built document for a hand-made run, the whole document or none when
+ * memory runs out, the atomic write and its reload, and the destination checks. */
 #include "loadgen/result_json.h"
 
 #include <dirent.h>
@@ -27,6 +27,15 @@ static void *counting_malloc(size_t n)
 	return ++allocs == fail_at ? NULL : malloc(n);
 }
 
+/* A client as the engine lays it out: service-time rows after the type rows if svc. */
+static struct lg_client_stats *new_client(unsigned id, bool svc)
+{
+	void *mem = calloc(1, lg_client_stats_size(3, svc));
+
+	assert_non_null(mem);
+	return lg_client_stats_init(mem, id, 3, svc);
+}
+
 static void op(struct lg_client_stats *cs, size_t type, uint64_t ns, uint64_t rd, uint64_t wr)
 {
 	cs->types[type].count++;
@@ -37,8 +46,8 @@ static void op(struct lg_client_stats *cs, size_t type, uint64_t ns, uint64_t rd
 
 /* Two clients, two used types. ReadX: 1 and 3 ms (client 0), 2 ms (client 1); WriteX:
  * 0.5 ms from client 1 that failed with ENOSPC; ReadX once succeeded where ENOENT was
- * expected (client 0, line 7). */
-static void make_run(struct lg_run *run)
+ * expected (client 0, line 7). Client 1 has service-time rows if svc. */
+static void fill_run(struct lg_run *run, bool svc)
 {
 	struct lg_interval iv1 = { .t_s = 1.0, .ops = 3, .bytes = 196608, .bytes_read = 196608,
 				   .len_s = 1.0, .mbps = 0.196608, .max_latency_ns = 3000000 };
@@ -53,8 +62,8 @@ static void make_run(struct lg_run *run)
 	run->type_names = names;
 	run->clients = calloc(2, sizeof(*run->clients));
 	assert_non_null(run->clients);
-	assert_int_equal(lg_client_stats_create(0, 3, &run->clients[0]), 0);
-	assert_int_equal(lg_client_stats_create(1, 3, &run->clients[1]), 0);
+	run->clients[0] = new_client(0, false);
+	run->clients[1] = new_client(1, svc);
 	op(run->clients[0], 0, 1000000, 65536, 0);
 	op(run->clients[0], 0, 3000000, 65536, 0);
 	op(run->clients[1], 0, 2000000, 65536, 0);
@@ -70,6 +79,44 @@ static void make_run(struct lg_run *run)
 	assert_int_equal(lg_run_merge(run), 0);
 	assert_int_equal(lg_run_add_interval(run, &iv1), 0);
 	assert_int_equal(lg_run_add_interval(run, &iv2), 0);
+}
+
+static void make_run(struct lg_run *run)
+{
+	fill_run(run, false);
+}
+
+/* make_run's run with every optional part of the document: service times (--rate), a
+ * corruption with a non-ASCII path (--verify), notes with a path, a not-open note,
+ * a setup note, and a failure. */
+static void make_rich_run(struct lg_run *run)
+{
+	static const char *const paths[] = { "d\xc3\xa9j\xc3\xa0/f" LG_CLIENT_PLACEHOLDER };
+	struct lg_client_stats *c0, *c1;
+
+	fill_run(run, true);
+	c0 = run->clients[0];
+	c1 = run->clients[1];
+	lg_histogram_record(&c1->svc[0], 1500000);
+	lg_histogram_record(&c1->svc[1], 400000);
+	c0->types[0].corruptions = 1;
+	c0->corrupt[0] = (struct lg_corruption_note){ .offset = 4096, .line = 7, .type = 0,
+		.reason = LG_CORRUPT_PAYLOAD, .found_magic = 1, .path = "d\xc3\xa9j\xc3\xa0/f0" };
+	c0->ncorrupt = 1;
+	run->path_names = paths;
+	run->npaths = 1;
+	c1->notes[0].path = 0;
+	c1->not_open = (struct lg_skip_note){ .line = 9, .slot_line = 3, .type = 1,
+					      .event = LG_SLOT_CLOSED, .set = 1 };
+	c0->untimed[LG_UNTIMED_SETUP].errors = 1;
+	c0->untimed[LG_UNTIMED_SETUP].errnos[EEXIST] = 1;
+	c0->untimed[LG_UNTIMED_SETUP].notes[0] =
+		(struct lg_error_note){ 3, 1, EEXIST, 0, LG_NOTE_NO_PATH };
+	c0->untimed[LG_UNTIMED_SETUP].nnotes = 1;
+	run->status = LG_RUN_FAILED;
+	run->failure = "setup failed in d\xc3\xa9j\xc3\xa0";
+	run->failure_errno = EEXIST;
+	assert_int_equal(lg_run_merge(run), 0);
 }
 
 static void make_workload(struct lg_workload **wl)
@@ -318,18 +365,48 @@ static void test_build_edge_cases(void **state)
 	lg_run_clear(&run);
 }
 
-/* With each of jansson's allocations failing in turn, the build gives NULL (-ENOMEM) or a
- * document with the whole summary, never one without it; without runs there is none. */
+/* The rich run's optional parts are in the document, built with their values. */
+static void check_rich(json_t *doc)
+{
+	json_t *r = json_array_get(json_object_get(doc, "runs"), 0);
+	json_t *types = json_object_get(r, "ops_by_type"), *n;
+
+	assert_int_equal(geti(json_object_get(types, "ReadX"), "corruptions"), 1);
+	assert_int_equal(geti(json_object_get(json_object_get(types, "WriteX"), "service_ns"),
+			      "max"), 400000);
+	assert_null(json_object_get(json_object_get(types, "WriteX"), "corruptions"));
+	assert_int_equal(geti(json_object_get(json_object_get(types, "ReadX"), "service_ns"),
+			      "max"), 1500000);
+	n = json_array_get(json_object_get(r, "corruption_notes"), 0);
+	assert_string_equal(gets(n, "path"), "d\xc3\xa9j\xc3\xa0/f0");
+	assert_string_equal(gets(n, "type"), "ReadX");
+	n = json_array_get(json_object_get(r, "error_notes"), 1);
+	assert_string_equal(gets(n, "type"), "WriteX");
+	assert_string_equal(gets(n, "path"), "d\xc3\xa9j\xc3\xa0/f1");
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(r, "error_notes"),
+								 0), "path")));
+	n = json_array_get(json_object_get(r, "not_open_notes"), 0);
+	assert_string_equal(gets(n, "type"), "WriteX");
+	n = json_object_get(json_object_get(r, "phases"), "setup");
+	assert_string_equal(gets(json_array_get(json_object_get(n, "error_notes"), 0), "type"),
+			    "WriteX");
+	assert_string_equal(gets(json_object_get(r, "failure"), "message"),
+			    "setup failed in d\xc3\xa9j\xc3\xa0");
+}
+
+/* With each of jansson's allocations failing in turn, the build gives NULL (-ENOMEM) or
+ * the whole document, equal to the one built without failures: never one with a key
+ * dropped or a value turned into null. Without runs there is no summary. */
 static void test_build_nomem(void **state)
 {
 	struct lg_run runs[2];
 	struct lg_workload *wl;
 	struct lg_config cfg = make_config();
-	json_t *full, *doc, *sum;
-	unsigned total, docs = 0, nulls = 0, short_docs = 0;
+	json_t *full, *doc;
+	unsigned total, nulls = 0, short_docs = 0;
 
 	(void)state;
-	make_run(&runs[0]);
+	make_rich_run(&runs[0]);
 	make_run(&runs[1]);
 	make_workload(&wl);
 	cfg.env = json_pack("{s:s}", "kernel", "6.1"); /* not probed: the same allocations */
@@ -340,16 +417,17 @@ static void test_build_nomem(void **state)
 	for (fail_at = 1; fail_at <= total; fail_at++) {
 		allocs = 0;
 		doc = lg_result_json_build(&cfg, wl, runs, 2);
-		sum = json_object_get(doc, "summary");
-		docs += doc != NULL;
 		nulls += doc == NULL;
-		short_docs += doc && !json_equal(sum, json_object_get(full, "summary"));
+		if (doc && !json_equal(doc, full)) {
+			print_message("allocation %u failed: the document differs\n", fail_at);
+			short_docs++;
+		}
 		json_decref(doc);
 	}
 	json_set_alloc_funcs(malloc, free);
 	assert_non_null(full);
+	check_rich(full);
 	assert_non_null(json_object_get(full, "summary"));
-	assert_int_equal(docs + nulls, total);
 	assert_true(nulls > 0);
 	assert_int_equal(short_docs, 0);
 	json_decref(full);

@@ -1,9 +1,11 @@
 /* result_summary.c: throughput and ops/s of a run, the summary of repeated runs (mean,
  * stddev, min, max, CI, with null where one run has no spread), fairness over clients,
- * stalls, and corruption notes as the result file states them. Runs are built by hand
- * so each figure can be worked out on paper. */
+ * stalls, and corruption notes as the result file states them, and the UTF-8 check that
+ * tells a refused name (null) from a failed allocation. Runs are built by hand so each
+ * figure can be worked out on paper. */
 #include "result_summary.h"
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -167,6 +169,41 @@ static void test_stalls(void **state)
 	lg_client_stats_destroy(cs);
 }
 
+/* What jansson takes is what lg_utf8_valid says: so a name that is refused (and becomes
+ * null in a note) is told apart from one that could not be allocated. */
+static void test_utf8(void **state)
+{
+	static const char *const bad[] = {
+		"\xff", "a\xc3", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80",
+		"\xf4\x90\x80\x80", "\xe2\x82", "\x80",
+	};
+	static const char *const good[] = { "", "ReadX", "d\xc3\xa9j\xc3\xa0", "\xe2\x82\xac",
+					    "\xf0\x9f\x98\x80", "\xed\x9f\xbf" };
+	const char *names[] = { "Read\xff" };
+	struct lg_run r = { .ntypes = 1, .type_names = names };
+	struct lg_error_note n = { .line = 3, .type = 0, .got = 0, .expect = ENOENT,
+				   .path = LG_NOTE_NO_PATH };
+	json_t *j;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		j = json_string(bad[i]);
+		assert_null(j);
+		assert_false(lg_utf8_valid(bad[i]));
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		j = json_string(good[i]);
+		assert_non_null(j);
+		assert_true(lg_utf8_valid(good[i]));
+		json_decref(j);
+	}
+	assert_int_equal(lg_utf8_len((const unsigned char *)"\xe2\x82\xac"), 3);
+	j = lg_error_note_json(&r, 1, "run", &n);
+	assert_true(json_is_null(json_object_get(j, "type"))); /* refused, not out of memory */
+	assert_int_equal(json_integer_value(json_object_get(j, "line")), 3);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_stalls),
+		cmocka_unit_test(test_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
