@@ -255,6 +255,26 @@ static json_t *run_series(const json_t *run, double threshold_ms)
 	return s;
 }
 
+/* acc[key] += x, where acc[key] is [sum, count] (created at [0, 0]). 0 or -ENOMEM. */
+static int accumulate(json_t *acc, const char *key, double x)
+{
+	json_t *a = json_object_get(acc, key);
+
+	if (!a && json_object_set_new(acc, key, a = json_pack("[f, i]", 0.0, 0)))
+		return -ENOMEM;
+	if (json_array_set_new(a, 0, json_real(json_number_value(json_array_get(a, 0)) + x)) ||
+	    json_array_set_new(a, 1, json_integer(json_integer_value(json_array_get(a, 1)) + 1)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The mean of an accumulate() entry. */
+static double acc_mean(const json_t *a)
+{
+	return json_number_value(json_array_get(a, 0)) /
+	       (double)json_integer_value(json_array_get(a, 1));
+}
+
 /* Per-client MB/s averaged over the runs by client id, and each run's fairness. */
 static json_t *clients_json(const struct lg_cmp_file *f)
 {
@@ -268,34 +288,20 @@ static json_t *clients_json(const struct lg_cmp_file *f)
 		json_array_foreach(json_object_get(run, "clients"), i, c) {
 			char key[32];
 			const json_t *mb = json_object_get(c, "throughput_mbps");
-			json_t *sum;
 
-			if (!json_is_number(mb))
+			if (!ok || !json_is_number(mb))
 				continue;
 			snprintf(key, sizeof(key), "%lld",
 				 (long long)u64(json_object_get(c, "id"), i));
-			sum = json_object_get(ids, key);
-			if (!sum) {
-				sum = json_pack("[f, i]", 0.0, 0);
-				ok = ok && sum && json_object_set_new(ids, key, sum) == 0;
-				if (!ok)
-					break;
-			}
-			json_array_set_new(sum, 0, json_real(json_real_value(json_array_get(sum, 0)) +
-							     json_number_value(mb)));
-			json_array_set_new(sum, 1, json_integer(json_integer_value(
-							   json_array_get(sum, 1)) + 1));
+			ok = accumulate(ids, key, json_number_value(mb)) == 0;
 		}
 	}
 	out = ok ? json_pack("{s:[], s:[], s:o}", "id", "mbps", "jain", jain) : NULL;
 	if (!out)
 		json_decref(jain);
 	json_object_foreach(out ? ids : NULL, id, v) {
-		double mean = json_real_value(json_array_get(v, 0)) /
-			      (double)json_integer_value(json_array_get(v, 1));
-
 		if (!push(json_object_get(out, "id"), json_integer(atoll(id))) ||
-		    !push(json_object_get(out, "mbps"), json_real(mean))) {
+		    !push(json_object_get(out, "mbps"), json_real(acc_mean(v)))) {
 			json_decref(out);
 			out = NULL;
 			break;
@@ -328,62 +334,59 @@ static json_t *header_json(const json_t *doc)
 	return h;
 }
 
-/* Per-host throughput of a multi-host result: each host's MB/s, the mean over the runs
- * that have runs[].hosts (MPI results); a file with hosts[] at the top as it is. NULL
- * when there is none. */
-static json_t *hosts_of(const json_t *doc)
+/* Per-host throughput of a multi-host result into *out: each host's MB/s, the mean over
+ * the runs that have runs[].hosts (MPI results); a file with hosts[] at the top as it
+ * is. *out is NULL when there is none. 0 or -ENOMEM. */
+static int hosts_of(const json_t *doc, json_t **out)
 {
 	const json_t *run, *h, *top = json_object_get(doc, "hosts");
-	json_t *sum = json_object(), *out = NULL, *v;
+	json_t *sum, *v;
 	const char *name;
 	size_t r, i;
+	int rc = 0;
 
-	if (json_is_array(top) || !sum) {
-		json_decref(sum);
-		return json_is_array(top) ? json_deep_copy(top) : NULL;
-	}
+	*out = NULL;
+	if (json_is_array(top))
+		return (*out = json_deep_copy(top)) ? 0 : -ENOMEM;
+	if (!(sum = json_object()))
+		return -ENOMEM;
 	json_array_foreach(json_object_get(doc, "runs"), r, run) {
 		json_array_foreach(json_object_get(run, "hosts"), i, h) {
 			const char *host = json_string_value(json_object_get(h, "host"));
-			json_t *mb = json_object_get(h, "throughput_mbps"), *acc;
+			json_t *mb = json_object_get(h, "throughput_mbps");
 
-			if (!host || !json_is_number(mb))
-				continue;
-			acc = json_object_get(sum, host);
-			if (!acc && json_object_set_new(sum, host, acc = json_pack("[f, i]", 0.0, 0)))
-				goto out;
-			json_array_set_new(acc, 0, json_real(json_number_value(json_array_get(acc, 0)) +
-							     json_number_value(mb)));
-			json_array_set_new(acc, 1, json_integer(json_integer_value(
-							       json_array_get(acc, 1)) + 1));
+			if (!rc && host && json_is_number(mb))
+				rc = accumulate(sum, host, json_number_value(mb));
 		}
 	}
-	out = json_object_size(sum) ? json_array() : NULL;
-	json_object_foreach(sum, name, v) {
-		double mean = json_number_value(json_array_get(v, 0)) /
-			      (double)json_integer_value(json_array_get(v, 1));
-
-		if (json_array_append_new(out, json_pack("{s:s, s:f}", "host", name,
-							 "throughput_mbps", mean))) {
-			json_decref(out);
-			out = NULL;
+	if (!rc && json_object_size(sum) && !(*out = json_array()))
+		rc = -ENOMEM;
+	json_object_foreach(rc ? NULL : sum, name, v) {
+		if (json_array_append_new(*out, json_pack("{s:s, s:f}", "host", name,
+							  "throughput_mbps", acc_mean(v)))) {
+			rc = -ENOMEM;
 			break;
 		}
 	}
-out:
 	json_decref(sum);
-	return out;
+	if (rc) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
-/* Optional keys of newer results, copied when present. */
+/* Optional keys of newer results, copied when present. 0 or -ENOMEM. */
 static int copy_optional(const json_t *doc, json_t *out)
 {
 	const json_t *by = json_object_get(json_object_get(doc, "summary"), "by_clients");
-	json_t *hosts = hosts_of(doc);
+	json_t *hosts;
 
 	/* every result has by_clients; a chart against clients needs a sweep */
 	if (json_array_size(by) > 1 &&
 	    json_object_set_new(out, "by_clients", json_deep_copy(by)))
+		return -ENOMEM;
+	if (hosts_of(doc, &hosts))
 		return -ENOMEM;
 	if (hosts && json_object_set_new(out, "hosts", hosts))
 		return -ENOMEM;

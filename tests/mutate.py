@@ -207,6 +207,12 @@ MUTANTS = [
     ("corrupt-path-nomem-mangled", "src/result_summary.c",
      "if (lg_utf8_valid(path))\n\t\treturn json_string(path);",
      "json_t *j = json_string(path);\n\n\tif (j)\n\t\treturn j;", "unit_result_json"),
+    ("report-mean-set-unchecked", "src/report_html_data.c",
+     "\t\treturn -ENOMEM;\n\treturn 0;\n}\n\n/* The mean of an accumulate",
+     "\t\treturn 0;\n\treturn 0;\n}\n\n/* The mean of an accumulate", "unit_report_html"),
+    ("report-hosts-nomem-none", "src/report_html_data.c",
+     "if (hosts_of(doc, &hosts))\n\t\treturn -ENOMEM;", "hosts_of(doc, &hosts);",
+     "unit_report_html"),
 ]
 
 

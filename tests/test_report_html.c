@@ -1,7 +1,8 @@
 /* The data object of `loadgen report` on hand-built result documents: latency curves
  * from histograms merged across runs (equal to one histogram of all values), refusal of
  * buckets that are not loadgen's, verdicts and numbers from compare_eval.c, per-interval
- * series with stalls, per-client means, optional keys of newer results. */
+ * series with stalls, per-client means, optional keys of newer results, and no data
+ * object rather than a short one when memory runs out. */
 #include "loadgen/report_html.h"
 
 #include <errno.h>
@@ -10,11 +11,19 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "loadgen/histogram.h"
+
+static unsigned allocs, fail_at; /* jansson allocations so far; fail that one (0: none) */
+
+static void *counting_malloc(size_t n)
+{
+	return ++allocs == fail_at ? NULL : malloc(n);
+}
 
 /* The buckets of h as the result file stores them: [[low, high, count], ...]. */
 static json_t *buckets_json(const struct lg_histogram *h)
@@ -208,6 +217,81 @@ static void test_comparison(void **state)
 	lg_cmp_file_release(&f[1]);
 }
 
+/* Every optional part the page takes: a sweep's by_clients, hosts per run (MPI) in a,
+ * hosts at the top in b, system counters in the timeline. */
+static void add_optional(json_t *a, json_t *b)
+{
+	json_t *run, *tl;
+	size_t r;
+
+	json_object_set_new(a, "summary", json_pack("{s:[{s:i}, {s:i}]}", "by_clients",
+						    "clients", 1, "clients", 2));
+	json_array_foreach(json_object_get(a, "runs"), r, run) {
+		json_object_set_new(run, "hosts", json_pack("[{s:s, s:f}, {s:s, s:f}]",
+			"host", "n1", "throughput_mbps", 40.0 + (double)r, "host", "n2",
+			"throughput_mbps", 60.0));
+		tl = json_object_get(run, "timeline");
+		json_object_set_new(json_array_get(tl, 0), "sys", json_pack("{s:f, s:{s:f}}",
+			"seconds", 1.0, "gauges", "cpu.user_pct", 12.5));
+	}
+	json_object_set_new(b, "hosts", json_pack("[{s:s, s:f}]", "host", "n3",
+						  "throughput_mbps", 80.0));
+}
+
+/* With each of jansson's allocations failing in turn, the data object is NULL (out of
+ * memory, said in err) or equal to the one built without failures: no part dropped,
+ * no mean off. */
+static void test_nomem(void **state)
+{
+	const double a[] = { 100, 110 }, b[] = { 90, 95 };
+	struct lg_histogram all;
+	struct lg_cmp_file f[2];
+	char err[256];
+	json_t *da = make_doc(a, 2, 1000, &all, "6.1"), *db = make_doc(b, 2, 1000, &all, "6.6");
+	json_t *full, *data, *file;
+	unsigned total, nulls = 0, wrong = 0;
+
+	(void)state;
+	lg_histogram_init(&all);
+	add_optional(da, db);
+	assert_int_equal(lg_cmp_file_init("a.json", da, &f[0], err, sizeof(err)), 0);
+	assert_int_equal(lg_cmp_file_init("b.json", db, &f[1], err, sizeof(err)), 0);
+	json_set_alloc_funcs(counting_malloc, free);
+	allocs = fail_at = 0;
+	full = lg_report_data(f, 2, err, sizeof(err));
+	total = allocs;
+	for (fail_at = 1; fail_at <= total; fail_at++) {
+		allocs = 0;
+		data = lg_report_data(f, 2, err, sizeof(err));
+		nulls += data == NULL;
+		if (!data && !strstr(err, strerror(ENOMEM)))
+			fail_msg("allocation %u failed: %s", fail_at, err);
+		if (data && !json_equal(data, full)) {
+			print_message("allocation %u failed: the data differs\n", fail_at);
+			wrong++;
+		}
+		json_decref(data);
+	}
+	json_set_alloc_funcs(malloc, free);
+	assert_non_null(full);
+	assert_true(nulls > 0);
+	assert_int_equal(wrong, 0);
+	file = json_array_get(json_object_get(full, "files"), 0);
+	assert_int_equal(json_array_size(json_object_get(file, "by_clients")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(file, "hosts"), 0), "host")), "n1");
+	assert_true(json_real_value(json_object_get(json_array_get(json_object_get(file, "hosts"),
+								    0), "throughput_mbps")) == 40.5);
+	assert_true(json_real_value(json_array_get(json_object_get(json_object_get(file,
+		"clients"), "mbps"), 1)) == 53.5); /* (51 + 56) / 2 */
+	file = json_array_get(json_object_get(full, "files"), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(file, "hosts"), 0), "host")), "n3");
+	json_decref(full);
+	lg_cmp_file_release(&f[0]);
+	lg_cmp_file_release(&f[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_series_and_clients),
 		cmocka_unit_test(test_foreign_bucket),
 		cmocka_unit_test(test_comparison),
+		cmocka_unit_test(test_nomem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
