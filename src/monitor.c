@@ -29,12 +29,12 @@ struct lg_monitor {
 	struct lg_sys_sample first;    /* at the start of the measured phase */
 	struct lg_sys_sample prev;     /* at the end of the previous interval */
 	bool have_first;               /* first (and prev) were taken */
-	json_t *timeline_sys;          /* per timeline entry: its "sys" object or null */
-	json_t *level_sum;             /* sums of the level gauges over the intervals */
-	json_t *level_n;               /* how many intervals each of them was in */
-	size_t nsys;                   /* timeline entries with a "sys" (the ones summed up) */
+	json_t *timeline_sys;          /* per timeline entry: its "sys" object or null; the
+					  objects cover first to prev without a gap */
 	json_t *summary;               /* "sys_summary", after lg_monitor_end */
 	json_t *vmdiff;                /* "vmstat_diff", after lg_monitor_end */
+	int err;                       /* -ENOMEM when the summary or vmstat_diff could not
+					  be built: lg_monitor_json fails then */
 };
 
 /* The block devices under dir: the chain sysinfo finds (dm-0, sda2, sda). */
@@ -86,10 +86,7 @@ int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
 	if (m->log)
 		m->run = lg_runlog_next_run(m->log);
 	m->timeline_sys = json_array();
-	m->level_sum = json_object();
-	m->level_n = json_object();
-	if (!m->timeline_sys || !m->level_sum || !m->level_n ||
-	    (cfg->monitor && start_sysmon(m, rundir))) {
+	if (!m->timeline_sys || (cfg->monitor && start_sysmon(m, rundir))) {
 		lg_monitor_destroy(m);
 		return -ENOMEM;
 	}
@@ -107,8 +104,6 @@ void lg_monitor_destroy(struct lg_monitor *m)
 	lg_sys_sample_clear(&m->first);
 	lg_sys_sample_clear(&m->prev);
 	json_decref(m->timeline_sys);
-	json_decref(m->level_sum);
-	json_decref(m->level_n);
 	json_decref(m->summary);
 	json_decref(m->vmdiff);
 	free(m);
@@ -175,21 +170,6 @@ static bool is_level(const char *key)
 	       strncmp(key, "procs_", 6) == 0 || (len > 10 && strcmp(key + len - 10, ".in_flight") == 0);
 }
 
-static void add_levels(struct lg_monitor *m, const json_t *sys)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach(json_object_get(sys, "gauges"), key, v) {
-		if (!is_level(key))
-			continue;
-		json_object_set_new(m->level_sum, key, json_real(
-			json_number_value(json_object_get(m->level_sum, key)) + json_number_value(v)));
-		json_object_set_new(m->level_n, key, json_integer(
-			json_integer_value(json_object_get(m->level_n, key)) + 1));
-	}
-}
-
 static json_t *interval_line(const struct lg_monitor *m, const struct lg_interval *iv,
 			     json_t *sys)
 {
@@ -199,6 +179,15 @@ static json_t *interval_line(const struct lg_monitor *m, const struct lg_interva
 			 "bytes_read", (json_int_t)iv->bytes_read,
 			 "bytes_written", (json_int_t)iv->bytes_written, "mbps", iv->mbps,
 			 "max_latency_ms", (double)iv->max_latency_ns / 1e6, "sys", sys);
+}
+
+/* sys as timeline entry k's (placeholders before it). 0 or -ENOMEM (then no entry k). */
+static int store_sys(json_t *tl, size_t k, json_t *sys)
+{
+	while (json_array_size(tl) < k)
+		if (json_array_append_new(tl, json_null()))
+			return -ENOMEM;
+	return json_array_append(tl, sys) ? -ENOMEM : 0;
 }
 
 void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, size_t k,
@@ -211,15 +200,19 @@ void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, siz
 		return;
 	if (m->have_first && lg_sysmon_sample(m->sys, t_ns, &cur) == 0) {
 		sys = lg_sys_interval_json(m->sys, &m->prev, &cur);
-		lg_sys_sample_clear(&m->prev);
-		m->prev = cur;
-	}
-	while (json_array_size(m->timeline_sys) < k)
-		json_array_append_new(m->timeline_sys, json_null());
-	json_array_append(m->timeline_sys, sys ? sys : json_null());
-	if (sys) {
-		add_levels(m, sys);
-		m->nsys++;
+		if (sys && store_sys(m->timeline_sys, k, sys)) {
+			json_decref(sys);
+			sys = NULL;
+		}
+		/* prev moves on only with an entry that shows the interval; else the next entry
+		 * spans it too (its seconds say so), as after a failed sample, and the summary
+		 * stays the sum of the entries */
+		if (sys) {
+			lg_sys_sample_clear(&m->prev);
+			m->prev = cur;
+		} else {
+			lg_sys_sample_clear(&cur);
+		}
 	}
 	lg_monitor_poll(m);
 	if (m->log) {
@@ -229,22 +222,50 @@ void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, siz
 	json_decref(sys);
 }
 
-/* The measured phase as one interval, with the level gauges replaced by their means. */
+/* The mean of the level gauge key over the timeline entries that have it. */
+static double level_mean(const json_t *tl, const char *key)
+{
+	const json_t *sys, *v;
+	double sum = 0;
+	size_t i, n = 0;
+
+	json_array_foreach(tl, i, sys) {
+		v = json_object_get(json_object_get(sys, "gauges"), key);
+		if (v) {
+			sum += json_number_value(v);
+			n++;
+		}
+	}
+	return n ? sum / (double)n : 0;
+}
+
+/* The measured phase as one interval (first to prev: what the entries with a "sys"
+ * cover), with the level gauges replaced by their means over those entries, and how many
+ * they are. NULL on -ENOMEM. */
 static json_t *summary_json(const struct lg_monitor *m)
 {
 	json_t *s = lg_sys_interval_json(m->sys, &m->first, &m->prev);
-	json_t *g = json_object_get(s, "gauges"), *v;
+	json_t *means = json_object(), *sys, *v;
 	const char *key;
+	size_t i, n = 0;
+	int rc = s && means ? 0 : -1;
 
-	json_object_foreach(m->level_sum, key, v) {
-		json_int_t n = json_integer_value(json_object_get(m->level_n, key));
-
-		if (n > 0)
-			json_object_set_new(g, key, json_real(json_number_value(v) / (double)n));
+	json_array_foreach(rc ? NULL : m->timeline_sys, i, sys) {
+		n += json_is_object(sys);
+		json_object_foreach(json_object_get(sys, "gauges"), key, v)
+			if (!rc && is_level(key) && !json_object_get(means, key))
+				rc = json_object_set_new(means, key,
+							 json_real(level_mean(m->timeline_sys, key)));
 	}
 	/* not the timeline's length: its placeholders (no sample) are in no sum or mean */
-	if (s)
-		json_object_set_new(s, "intervals", json_integer((json_int_t)m->nsys));
+	if (!rc)
+		rc = json_object_update(json_object_get(s, "gauges"), means) ||
+		     json_object_set_new(s, "intervals", json_integer((json_int_t)n));
+	json_decref(means);
+	if (rc) {
+		json_decref(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -255,12 +276,15 @@ void lg_monitor_end(struct lg_monitor *m)
 	if (!m)
 		return;
 	lg_monitor_poll(m);
-	if (m->sys && lg_sysmon_sample(m->sys, lg_now_ns(), &last) == 0) {
-		m->vmdiff = lg_vmstat_diff_json(&m->start.vm, &last.vm);
+	if (m->sys) {
+		if (lg_sysmon_sample(m->sys, lg_now_ns(), &last) == 0)
+			m->vmdiff = lg_vmstat_diff_json(&m->start.vm, &last.vm);
+		if (!m->vmdiff)
+			m->err = -ENOMEM; /* a sample fails only for want of memory */
 		lg_sys_sample_clear(&last);
 	}
-	if (m->have_first)
-		m->summary = summary_json(m);
+	if (m->have_first && !(m->summary = summary_json(m)))
+		m->err = -ENOMEM;
 	if (m->log)
 		lg_runlog_sync(m->log);
 }
@@ -273,6 +297,8 @@ int lg_monitor_json(const struct lg_monitor *m, json_t *run_obj)
 
 	if (!m || !run_obj)
 		return 0;
+	if (m->err)
+		return m->err; /* a result without its summary would look complete */
 	json_array_foreach(tl, i, entry) {
 		json_t *sys = json_array_get(m->timeline_sys, i);
 

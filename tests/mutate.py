@@ -174,8 +174,7 @@ MUTANTS = [
     ("git-describe-once", "cmake/gitdesc.cmake",
      'if(NOT old STREQUAL text)', 'if(NOT EXISTS "${OUTPUT}")', "integration_test_gitdesc"),
     ("summary-counts-placeholders", "src/monitor.c",
-     "json_integer((json_int_t)m->nsys)",
-     "json_integer((json_int_t)json_array_size(m->timeline_sys))", "unit_monitor"),
+     "n += json_is_object(sys);", "n++;", "unit_monitor"),
     # --- the report page (web/report.js) ---
     ("report-mean-by-entry", "web/report.js",
      "var k = Math.round(t / step), b = bins[k]", "var k = i, b = bins[k]",
@@ -193,7 +192,6 @@ MUTANTS = [
     ("direct-hint-alignment-forgotten", "src/client.c",
      "\treturn c->wl->direct_align ? c->wl->direct_align : LG_NOTE_ALIGN_UNKNOWN;",
      "\treturn LG_NOTE_ALIGN_UNKNOWN;", "unit_client|integration_test_direct"),
-    # --- out of memory never drops a part of the result silently ---
     ("type-corruptions-nomem-dropped", "src/result_json.c",
      "(t->corruptions && !(corrupt = json_integer(I(t->corruptions))))",
      "(t->corruptions && !(corrupt = json_integer(I(t->corruptions))) && 0)",
@@ -213,6 +211,18 @@ MUTANTS = [
     ("report-hosts-nomem-none", "src/report_html_data.c",
      "if (hosts_of(doc, &hosts))\n\t\treturn -ENOMEM;", "hosts_of(doc, &hosts);",
      "unit_report_html"),
+    ("monitor-prev-moves-on-nomem", "src/monitor.c",
+     "if (sys) {\n\t\t\tlg_sys_sample_clear(&m->prev);",
+     "if (1) {\n\t\t\tlg_sys_sample_clear(&m->prev);", "unit_monitor"),
+    ("monitor-summary-nomem-silent", "src/monitor.c",
+     "if (m->have_first && !(m->summary = summary_json(m)))\n\t\tm->err = -ENOMEM;",
+     "if (m->have_first)\n\t\tm->summary = summary_json(m);", "unit_monitor"),
+    ("monitor-vmdiff-nomem-silent", "src/monitor.c",
+     "if (!m->vmdiff)\n\t\t\tm->err = -ENOMEM;", "if (0)\n\t\t\tm->err = -ENOMEM;",
+     "unit_monitor"),
+    ("summary-level-mean-placeholders", "src/monitor.c",
+     "return n ? sum / (double)n : 0;", "return n ? sum / (double)json_array_size(tl) : 0;",
+     "unit_monitor"),
 ]
 
 

@@ -1,10 +1,13 @@
 /* Unit tests of monitor on the live /proc and /dev/kmsg (the only ones it reads): off, it
  * is NULL, or with --log only streams exact interval lines; on, a "sys" per interval in
  * the result and the log, a summary of their sums and means, the vmstat difference, the
- * kernel log and the text; as root, warnings planted in /dev/kmsg, timed rightly. */
+ * kernel log and the text; the summary still the entries' sum when memory runs out (or
+ * no result); as root, warnings planted in /dev/kmsg, timed rightly. */
 #include "loadgen/monitor.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +28,7 @@
 #define N 3 /* intervals of a full run */
 
 static char dir[] = "/tmp/lg_monitor_XXXXXX"; /* the run directory */
+static unsigned allocs, fail_at; /* jansson allocations so far; fail that one (0: none) */
 static char log_path[sizeof(dir) + 8], data_path[sizeof(dir) + 8];
 
 /* Interval k's numbers, all different, so a dropped or swapped one shows. */
@@ -77,6 +81,41 @@ static void feed(struct lg_monitor *m, uint64_t t0, size_t n)
 	lg_monitor_end(m);
 }
 
+static void *counting_malloc(size_t n)
+{
+	return ++allocs == fail_at ? NULL : malloc(n);
+}
+
+/* From now on jansson's allocation number fail fails (0: none); counted from 0. */
+static void fail_alloc(unsigned fail)
+{
+	allocs = 0;
+	fail_at = fail;
+	json_set_alloc_funcs(fail ? counting_malloc : malloc, free);
+}
+
+/* Monitor m in a phase begun at t0: interval k (0, 1, 2) ends at t0 + k + 1 s; during
+ * interval fail's, jansson's allocation number fail_k fails. Returns how many jansson
+ * allocations that interval made. */
+static unsigned three_intervals(struct lg_monitor *m, uint64_t t0, size_t fail, unsigned fail_k)
+{
+	unsigned n = 0;
+
+	lg_monitor_begin(m, t0);
+	for (size_t k = 0; k < N; k++) {
+		struct lg_interval iv = iv_at(k);
+
+		usleep(1000);
+		if (k == fail)
+			fail_alloc(fail_k ? fail_k : UINT_MAX);
+		lg_monitor_interval(m, &iv, k, t0 + (k + 1) * NS);
+		if (k == fail)
+			n = allocs;
+		fail_alloc(0);
+	}
+	return n;
+}
+
 static json_t *sys_of(json_t *run, size_t k)
 {
 	return json_object_get(json_array_get(json_object_get(run, "timeline"), k), "sys");
@@ -98,35 +137,61 @@ static const char *printed(const struct lg_monitor *m)
 	return text;
 }
 
-/* The summary spans the N intervals fed (1 s each); their numbers are >= 0, their sums
- * are its counters and their means its levels (README). */
-static void check_summary(json_t *run)
+/* The summary is the sum of the first n timeline entries that have a "sys" (README): its
+ * seconds and counters are their sums, its levels their means, intervals their count. */
+static void check_sums(json_t *run, size_t n)
 {
 	json_t *s = json_object_get(run, "sys_summary"), *v;
 	const char *key, *part;
+	size_t have = 0;
+	double secs = 0;
 
+	for (size_t k = 0; k < n; k++)
+		if (sys_of(run, k)) {
+			have++;
+			secs += num(sys_of(run, k), NULL, "seconds");
+		}
 	assert_int_equal(json_object_size(s), 4);
-	assert_float_equal(num(s, NULL, "seconds"), N, 1e-9);
-	assert_int_equal(num(s, NULL, "intervals"), N);
-	assert_true(num(s, "counters", "cpu.ctxt") > 0); /* feed() slept */
+	assert_float_equal(num(s, NULL, "seconds"), secs, 1e-9);
+	assert_int_equal(num(s, NULL, "intervals"), have);
 	for (int g = 0; g < 2; g++)
 		json_object_foreach(json_object_get(s, part = g ? "gauges" : "counters"), key, v) {
 			const char *end = key + strlen(key);
 			double sum = 0;
+			size_t in = 0;
 
-			assert_true(json_number_value(v) >= 0);
-			for (size_t k = 0; k < N; k++) {
-				assert_float_equal(num(sys_of(run, k), NULL, "seconds"), 1.0, 1e-9);
-				assert_true(num(sys_of(run, k), part, key) >= 0);
-				sum += num(sys_of(run, k), part, key);
+			for (size_t k = 0; k < n; k++) {
+				json_t *x = json_object_get(json_object_get(sys_of(run, k), part), key);
+
+				in += x != NULL;
+				sum += json_number_value(x);
 			}
 			if (!g)
 				assert_int_equal(json_integer_value(v), (json_int_t)sum);
 			else if (!strncmp(key, "meminfo.", 8) || !strncmp(key, "vmstat.", 7) ||
 				 !strncmp(key, "procs_", 6) ||
 				 (end - key > 10 && !strcmp(end - 10, ".in_flight")))
-				assert_float_equal(json_number_value(v), sum / N, 1e-6);
+				assert_float_equal(json_number_value(v), sum / (double)in, 1e-6);
 		}
+}
+
+/* The summary spans the N intervals fed (1 s each), whose numbers are >= 0. */
+static void check_summary(json_t *run)
+{
+	json_t *s = json_object_get(run, "sys_summary"), *v;
+	const char *key;
+
+	check_sums(run, N);
+	assert_float_equal(num(s, NULL, "seconds"), N, 1e-9);
+	assert_int_equal(num(s, NULL, "intervals"), N);
+	assert_true(num(s, "counters", "cpu.ctxt") > 0); /* feed() slept */
+	for (size_t k = 0; k < N; k++) {
+		assert_float_equal(num(sys_of(run, k), NULL, "seconds"), 1.0, 1e-9);
+		for (int g = 0; g < 2; g++)
+			json_object_foreach(json_object_get(sys_of(run, k), g ? "gauges" : "counters"),
+					    key, v)
+				assert_true(json_number_value(v) >= 0);
+	}
 }
 
 /* A warning "DIR what" in the kernel log (facility user): dir tags our messages. */
@@ -275,14 +340,14 @@ static void full_run(void **state)
 }
 
 /* Entry 1 got no sample (never given to the monitor, as when the timeline could not
- * grow): it stays a placeholder, and the summary counts only the 2 entries it sums. */
+ * grow): it stays a placeholder, entry 2 spans both intervals (its seconds say so, its
+ * rates are per second of them), and the summary is the sum of entries 0 and 2. */
 static void placeholder(void **state)
 {
-	json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline"), *s, *v;
+	json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline"), *s;
 	uint64_t t0 = lg_now_ns() - 5 * NS;
 	struct lg_interval iv = iv_at(0);
 	struct lg_monitor *m;
-	const char *key;
 
 	(void)state;
 	m = start(true, NULL);
@@ -296,14 +361,83 @@ static void placeholder(void **state)
 	assert_non_null(sys_of(run, 0));
 	assert_null(sys_of(run, 1));
 	assert_non_null(sys_of(run, 2));
+	assert_float_equal(num(sys_of(run, 2), NULL, "seconds"), 2, 1e-9);
 	s = json_object_get(run, "sys_summary");
 	assert_int_equal(num(s, NULL, "intervals"), 2);
 	assert_float_equal(num(s, NULL, "seconds"), 3, 1e-9);
-	json_object_foreach(json_object_get(s, "counters"), key, v)
-		assert_int_equal(json_integer_value(v), num(sys_of(run, 0), "counters", key) +
-							num(sys_of(run, 2), "counters", key));
+	check_sums(run, 3);
 	lg_monitor_destroy(m);
 	json_decref(run);
+}
+
+/* Out of memory while interval 1's "sys" is built: entry 1 has none and entry 2 spans
+ * both intervals, or entry 1 has it; either way the summary is still the sum of the
+ * entries, never counting time that no entry shows. */
+static void nomem_interval(void **state)
+{
+	uint64_t t0 = lg_now_ns() - 5 * NS;
+	struct lg_monitor *m = start(true, NULL);
+	unsigned total = three_intervals(m, t0, 1, 0), spans = 0;
+
+	(void)state;
+	lg_monitor_destroy(m);
+	assert_true(total > 0);
+	for (unsigned k = 1; k <= total; k++) {
+		json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline");
+
+		m = start(true, NULL);
+		three_intervals(m, t0, 1, k);
+		lg_monitor_end(m);
+		assert_int_equal(lg_monitor_json(m, run), 0);
+		check_sums(run, N);
+		assert_float_equal(num(json_object_get(run, "sys_summary"), NULL, "seconds"), 3,
+				   1e-9);
+		if (!sys_of(run, 1)) {
+			assert_float_equal(num(sys_of(run, 2), NULL, "seconds"), 2, 1e-9);
+			spans++;
+		}
+		lg_monitor_destroy(m);
+		json_decref(run);
+	}
+	assert_true(spans > 0);
+}
+
+/* Out of memory while the summary or vmstat_diff is built: lg_monitor_json fails
+ * (-ENOMEM) rather than give a run without them or with a level not averaged. */
+static void nomem_end(void **state)
+{
+	uint64_t t0 = lg_now_ns() - 5 * NS;
+	struct lg_monitor *m = start(true, NULL);
+	unsigned total, failed = 0;
+
+	(void)state;
+	three_intervals(m, t0, N, 0);
+	fail_alloc(UINT_MAX);
+	lg_monitor_end(m);
+	total = allocs;
+	fail_alloc(0);
+	lg_monitor_destroy(m);
+	for (unsigned k = 1; k <= total; k++) {
+		json_t *run = json_pack("{s:[{}, {}, {}]}", "timeline");
+		int rc;
+
+		m = start(true, NULL);
+		three_intervals(m, t0, N, 0);
+		fail_alloc(k);
+		lg_monitor_end(m);
+		fail_alloc(0);
+		rc = lg_monitor_json(m, run);
+		if (rc) {
+			assert_int_equal(rc, -ENOMEM);
+			failed++;
+		} else {
+			check_summary(run);
+			assert_true(json_is_object(json_object_get(run, "vmstat_diff")));
+		}
+		lg_monitor_destroy(m);
+		json_decref(run);
+	}
+	assert_true(failed > 0);
 }
 
 /* What setup logged is first read as the phase begins (the engine polls no earlier):
@@ -351,6 +485,8 @@ int main(void)
 		cmocka_unit_test(off),
 		cmocka_unit_test(full_run),
 		cmocka_unit_test(placeholder),
+		cmocka_unit_test(nomem_interval),
+		cmocka_unit_test(nomem_end),
 		cmocka_unit_test(setup_message),
 	};
 	int rc;

@@ -36,7 +36,8 @@ void lg_monitor_poll(struct lg_monitor *m);
 void lg_monitor_end(struct lg_monitor *m);
 
 /* Add to run_obj (a run of the result) "sys" in each "timeline" entry, "sys_summary",
- * "vmstat_diff" and "kernel_messages", as far as they were recorded. 0 or -ENOMEM. */
+ * "vmstat_diff" and "kernel_messages", as far as they were recorded. 0 or -ENOMEM, also
+ * when lg_monitor_end could not build the summary or vmstat_diff (no run without them). */
 int lg_monitor_json(const struct lg_monitor *m, json_t *run_obj);
 /* The short block of system counters and the kernel message box, for the text report. */
 void lg_monitor_print(FILE *out, const struct lg_monitor *m);
