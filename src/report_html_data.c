@@ -231,7 +231,7 @@ static json_t *run_series(const json_t *run, double threshold_ms)
 
 	/* the arrays belong to s at once (json_object_set_new steals even on failure) */
 	for (k = 0; k < NSERIES + 3; k++) {
-		a[k] = json_array();
+		a[k] = ok ? json_array() : NULL; /* none made that nothing would own */
 		ok = ok && json_object_set_new(s, k < NSERIES ? series_keys[k].to :
 						  k == NSERIES ? "ops_s" :
 						  k == NSERIES + 1 ? "stall" : "sys", a[k]) == 0;
@@ -297,8 +297,8 @@ static json_t *clients_json(const struct lg_cmp_file *f)
 		}
 	}
 	out = ok ? json_pack("{s:[], s:[], s:o}", "id", "mbps", "jain", jain) : NULL;
-	if (!out)
-		json_decref(jain);
+	if (!ok)
+		json_decref(jain); /* else json_pack took it, even when it failed */
 	json_object_foreach(out ? ids : NULL, id, v) {
 		if (!push(json_object_get(out, "id"), json_integer(atoll(id))) ||
 		    !push(json_object_get(out, "mbps"), json_real(acc_mean(v)))) {
