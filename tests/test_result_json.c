@@ -111,7 +111,7 @@ static void make_rich_run(struct lg_run *run)
 	c0->untimed[LG_UNTIMED_SETUP].errors = 1;
 	c0->untimed[LG_UNTIMED_SETUP].errnos[EEXIST] = 1;
 	c0->untimed[LG_UNTIMED_SETUP].notes[0] =
-		(struct lg_error_note){ 3, 1, EEXIST, 0, LG_NOTE_NO_PATH };
+		(struct lg_error_note){ 3, 1, EEXIST, 0, LG_NOTE_NO_PATH, 0 };
 	c0->untimed[LG_UNTIMED_SETUP].nnotes = 1;
 	run->status = LG_RUN_FAILED;
 	run->failure = "setup failed in d\xc3\xa9j\xc3\xa0";
