@@ -223,6 +223,9 @@ MUTANTS = [
     ("summary-level-mean-placeholders", "src/monitor.c",
      "return n ? sum / (double)n : 0;", "return n ? sum / (double)json_array_size(tl) : 0;",
      "unit_monitor"),
+    ("result-dir-access-unchecked", "src/result_file.c",
+     "else if (access(dir, W_OK | X_OK) != 0)", "else if (0 && access(dir, W_OK | X_OK) != 0)",
+     "unit_result_json"),
 ]
 
 
