@@ -331,8 +331,10 @@ static void settle(struct flow *f, int ph)
 
 /* The states of slot before every op: closed before setup, the run after setup (and
  * after itself), cleanup after any point of both: a client may stop anywhere (the end
- * of the time, a signal, a full filesystem), and the files it opened in the run are
- * closed before cleanup but for one that got the descriptor setup's had (client.c). */
+ * of the time, a signal, a full filesystem). Before cleanup the client closes every
+ * file but those setup left open and the run never touched (client.c), so this is
+ * more than cleanup can meet: it may leave to the run an op it could refuse, never
+ * the other way round. */
 static void follow(struct flow *f, uint32_t slot)
 {
 	f->slot = slot;
