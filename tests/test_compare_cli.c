@@ -17,23 +17,9 @@
 
 #include <cmocka.h>
 
-static char dir[64], out[2][16384]; /* the last call's stdout and stderr */
+#include "tmpdir_fixture.h"
 
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lg-compare.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+static char out[2][16384]; /* the last call's stdout and stderr */
 
 /* `loadgen compare ARGS...` (NULL-terminated), capturing stdout and stderr. */
 static int compare(const char *first, ...)

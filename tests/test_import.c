@@ -16,26 +16,12 @@
 
 #include <cmocka.h>
 
+#include "tmpdir_fixture.h"
+
 #include "loadgen/loadfile.h"
 #include "loadgen/yaml_load.h"
 
-static char dir[64], out[2][8192]; /* what the last call wrote to stdout, stderr */
-
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lg-import.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+static char out[2][8192]; /* what the last call wrote to stdout, stderr */
 
 static const char *path_of(const char *name)
 {

@@ -19,23 +19,7 @@
 
 #include <cmocka.h>
 
-static char dir[64];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lg-loadfile.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+#include "tmpdir_fixture.h"
 
 static const char *path_of(const char *name)
 {

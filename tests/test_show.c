@@ -16,25 +16,11 @@
 
 #include <cmocka.h>
 
+#include "tmpdir_fixture.h"
+
 #include "builtin.h"
 
-static char dir[64], path[2][128], out[2][16384]; /* the last call's stdout and stderr */
-
-static int make_dir(void **state)
-{
-	(void)state;
-	strcpy(dir, "/tmp/lg-show.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
+static char path[2][128], out[2][16384]; /* the last call's stdout and stderr */
 
 /* The path of name in the test's directory, for the next two calls. */
 static const char *at(const char *name)
