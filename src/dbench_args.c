@@ -37,38 +37,45 @@ int lg_dbench_nomem(struct dctx *c)
 /* A field quoted in a message is cut to SHOWN bytes and "...": a 1 MB path in a
  * hostile loadfile still gives a one-line message. */
 #define SHOWN 64
-static int shown(const char *tok) { return (int)strnlen(tok, SHOWN); }
-static const char *more(const char *tok)
-{
-	return strnlen(tok, SHOWN + 1) > SHOWN ? "..." : "";
-}
+static int shown(size_t len) { return len < SHOWN ? (int)len : SHOWN; }
+static const char *more(size_t len) { return len > SHOWN ? "..." : ""; }
 
-/* A whole token as a number (lg_dbench_number), or the message why not. */
-int lg_dbench_arg_number(struct dctx *c, const char *tok, const char *what, uint64_t *out)
+/* A whole field as a number (lg_dbench_number), or the message why not. */
+int lg_dbench_arg_number(struct dctx *c, const char *tok, size_t len, const char *what,
+			 uint64_t *out)
 {
-	int rc = lg_dbench_number(tok, out);
+	int rc = lg_dbench_number(tok, len, out);
 
 	if (rc == -ENOTSUP)
-		return lg_dbench_fail(c, "%s '%s': dbench's random and relative arguments ('*', '+') "
-			    "are not supported", what, tok);
+		return lg_dbench_fail(c, "%s '%.*s%s': dbench's random and relative arguments "
+				      "('*', '+') are not supported", what, shown(len), tok,
+				      more(len));
 	if (rc)
-		return lg_dbench_fail(c, "%s '%.*s%s' is not a number%s", what, shown(tok), tok, more(tok),
-			    *tok == '-' ? " (negative)" :
-			    rc == -ERANGE ? " (more than 64 bits)" : "");
+		return lg_dbench_fail(c, "%s '%.*s%s' is not a number%s", what, shown(len), tok,
+				      more(len), len && *tok == '-' ? " (negative)" :
+				      rc == -ERANGE ? " (more than 64 bits)" : "");
 	return 0;
 }
 
-static int too_long(struct dctx *c, const char *tok)
+static int too_long(struct dctx *c, const char *tok, size_t len)
 {
-	return lg_dbench_fail(c, "path '%.*s%s' is %zu bytes long (at most %d)", shown(tok), tok,
-		    more(tok), strlen(tok), LG_DBENCH_MAX_PATH);
+	return lg_dbench_fail(c, "path '%.*s%s' is %zu bytes long (at most %d)", shown(len), tok,
+			      more(len), len, LG_DBENCH_MAX_PATH);
+}
+
+/* The field tok (len bytes, at most LG_DBENCH_MAX_PATH) as a C string in z. */
+static const char *cstring(const char *tok, size_t len, char z[LG_DBENCH_MAX_PATH + 1])
+{
+	memcpy(z, tok, len);
+	z[len] = '\0';
+	return z;
 }
 
 /* Path field tok: its path index, from the map when seen before. */
-int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index)
+int lg_dbench_arg_path(struct dctx *c, const char *tok, size_t len, uint32_t *index)
 {
-	size_t len = strlen(tok);
 	uint64_t h = lg_dbench_hash(tok, len);
+	char z[LG_DBENCH_MAX_PATH + 1];
 	uint32_t v[2];
 	const char *why;
 
@@ -77,9 +84,9 @@ int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index)
 		return 0;
 	}
 	if (len > LG_DBENCH_MAX_PATH)
-		return too_long(c, tok);
-	if (lg_dbench_path(tok, c->path, sizeof(c->path), &why))
-		return lg_dbench_fail(c, "path '%.*s%s': %s", shown(tok), tok, more(tok), why);
+		return too_long(c, tok, len);
+	if (lg_dbench_path(cstring(tok, len, z), c->path, sizeof(c->path), &why))
+		return lg_dbench_fail(c, "path '%.*s%s': %s", shown(len), tok, more(len), why);
 	if (lg_workload_path(c->wl, c->path, index))
 		return lg_dbench_nomem(c);
 	v[0] = v[1] = *index;
@@ -89,29 +96,29 @@ int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index)
 /* FIND_FIRST's path: a directory and a pattern (path2) when its last component has
  * a wildcard, else the path to stat. A pattern in the run directory itself has no
  * directory path (LG_NO_SLOT). */
-static int find_convert(struct dctx *c, const char *tok, struct lg_op *op)
+static int find_convert(struct dctx *c, const char *tok, size_t len, struct lg_op *op)
 {
 	char dir[2 * LG_DBENCH_MAX_PATH + 2], pat[2 * LG_DBENCH_MAX_PATH + 2];
+	char z[LG_DBENCH_MAX_PATH + 1];
 	int rc = 0;
 
-	if (strlen(tok) > LG_DBENCH_MAX_PATH)
-		return too_long(c, tok);
-	if (!lg_dbench_wildcard(tok, dir, pat))
-		return lg_dbench_arg_path(c, tok, &op->path);
+	if (len > LG_DBENCH_MAX_PATH)
+		return too_long(c, tok, len);
+	if (!lg_dbench_wildcard(cstring(tok, len, z), dir, pat))
+		return lg_dbench_arg_path(c, tok, len, &op->path);
 	if (dir[strspn(dir, "/\\")])
-		rc = lg_dbench_arg_path(c, dir, &op->path);
+		rc = lg_dbench_arg_path(c, dir, strlen(dir), &op->path);
 	if (!rc && strstr(pat, "${"))
 		return lg_dbench_fail(c, "path '%s': contains '${', which loadgen reserves for its "
-			    "placeholders", tok);
+			    "placeholders", z);
 	if (!rc && lg_workload_path(c->wl, pat, &op->path2))
 		return lg_dbench_nomem(c);
 	return rc;
 }
 
 /* find_convert, remembered per field. */
-int lg_dbench_arg_find(struct dctx *c, const char *tok, struct lg_op *op)
+int lg_dbench_arg_find(struct dctx *c, const char *tok, size_t len, struct lg_op *op)
 {
-	size_t len = strlen(tok);
 	uint64_t h = lg_dbench_hash(tok, len);
 	uint32_t v[2];
 	int rc;
@@ -121,7 +128,7 @@ int lg_dbench_arg_find(struct dctx *c, const char *tok, struct lg_op *op)
 		op->path2 = v[1];
 		return 0;
 	}
-	if ((rc = find_convert(c, tok, op)))
+	if ((rc = find_convert(c, tok, len, op)))
 		return rc;
 	v[0] = op->path;
 	v[1] = op->path2;
@@ -146,11 +153,11 @@ int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open)
 }
 
 /* A handle an op uses: it must be open at this point of the file. */
-int lg_dbench_arg_handle(struct dctx *c, const char *tok, uint32_t *slot)
+int lg_dbench_arg_handle(struct dctx *c, const char *tok, size_t len, uint32_t *slot)
 {
 	uint64_t h;
 	uint32_t v[1];
-	int rc = lg_dbench_arg_number(c, tok, "handle", &h);
+	int rc = lg_dbench_arg_number(c, tok, len, "handle", &h);
 
 	if (rc)
 		return rc;
@@ -170,11 +177,12 @@ int lg_dbench_arg_handle(struct dctx *c, const char *tok, uint32_t *slot)
 /* The handle NTCreateX opens. bind: the open is expected to succeed, so later lines
  * use the handle; otherwise the op binds no slot. A handle's slot is named by its
  * number, and found by the number once made. */
-int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, bool bind, uint32_t *slot)
+int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, size_t len, bool bind,
+			      uint32_t *slot)
 {
 	char name[24];
 	uint64_t h;
-	int rc = lg_dbench_arg_number(c, tok, "handle", &h);
+	int rc = lg_dbench_arg_number(c, tok, len, "handle", &h);
 
 	*slot = LG_NO_SLOT;
 	if (rc || !bind)
@@ -189,11 +197,12 @@ int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, bool bind, uint32
 	return lg_dbench_set_open(c, *slot, true);
 }
 
-/* Split line [p, end) into c->fields (lg_dbench_split), growing the scratch buffer. */
-int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end)
+/* Split the line at p into c->fields (lg_dbench_split, or lg_dbench_split_copy when
+ * it must), growing the scratch buffer to the line; *eol: the line's end. */
+int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end, const char **eol)
 {
-	size_t need = (size_t)(end - p) + LG_DBENCH_MAX_FIELDS + 1;
-	int rc;
+	int rc = lg_dbench_split(p, end, &c->fields, eol);
+	size_t need = (size_t)(*eol - p) + LG_DBENCH_MAX_FIELDS + 1;
 
 	if (need > c->cap) {
 		char *s = realloc(c->scratch, need * 2);
@@ -203,10 +212,14 @@ int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end)
 		c->scratch = s;
 		c->cap = need * 2;
 	}
-	rc = lg_dbench_split(p, end, c->scratch, &c->fields);
+	if (rc == LG_DBENCH_SPLIT_COPY)
+		rc = lg_dbench_split_copy(p, *eol, c->scratch, &c->fields);
 	if (rc == -E2BIG)
 		return lg_dbench_fail(c, "more than %d fields", LG_DBENCH_MAX_FIELDS);
 	return rc ? lg_dbench_fail(c, "NUL byte in the line") : 0;
 }
 
-/* One line of the file. */
+void lg_dbench_cstrings(struct dctx *c)
+{
+	lg_dbench_terminate(&c->fields, c->scratch);
+}

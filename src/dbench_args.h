@@ -23,7 +23,7 @@ struct dctx {
 	size_t errlen;
 	struct lg_workload *wl;  /* being built */
 	uint32_t line;           /* 1-based line being compiled */
-	char *scratch;           /* the current line's fields (owned) */
+	char *scratch;           /* the current line's fields as C strings (owned) */
 	size_t cap;              /* allocated bytes of scratch */
 	struct lg_dbench_line fields; /* the current line split */
 	struct lg_dbench_map paths;   /* path field -> its path index (v[0]) */
@@ -50,18 +50,23 @@ __attribute__((format(printf, 2, 3))) int lg_dbench_fail(struct dctx *c, const c
 /* "FILE: out of memory" into c->err. Returns -ENOMEM. */
 int lg_dbench_nomem(struct dctx *c);
 
-/* Split the line [p, end) into c->fields, growing c->scratch. */
-int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end);
-/* Field tok as a number (what: its name in the message). */
-int lg_dbench_arg_number(struct dctx *c, const char *tok, const char *what, uint64_t *out);
+/* Split the line at p (up to the first '\n' before end) into c->fields, growing
+ * c->scratch; *eol: the line's end. The fields are spans of the text, not C strings. */
+int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end, const char **eol);
+/* Make c->fields NUL-terminated copies, for what takes C strings. */
+void lg_dbench_cstrings(struct dctx *c);
+/* Field tok (len bytes) as a number (what: its name in the message). */
+int lg_dbench_arg_number(struct dctx *c, const char *tok, size_t len, const char *what,
+			 uint64_t *out);
 /* Path field tok as a path index of the workload. */
-int lg_dbench_arg_path(struct dctx *c, const char *tok, uint32_t *index);
+int lg_dbench_arg_path(struct dctx *c, const char *tok, size_t len, uint32_t *index);
 /* FIND_FIRST's path field: op->path, and op->path2 for a wildcard pattern. */
-int lg_dbench_arg_find(struct dctx *c, const char *tok, struct lg_op *op);
+int lg_dbench_arg_find(struct dctx *c, const char *tok, size_t len, struct lg_op *op);
 /* A handle a line uses: its slot, which must be open at this line. */
-int lg_dbench_arg_handle(struct dctx *c, const char *tok, uint32_t *slot);
+int lg_dbench_arg_handle(struct dctx *c, const char *tok, size_t len, uint32_t *slot);
 /* The handle NTCreateX opens: its slot when bind (the open succeeds), else LG_NO_SLOT. */
-int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, bool bind, uint32_t *slot);
+int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, size_t len, bool bind,
+			      uint32_t *slot);
 /* Mark slot open or closed at this point of the file. */
 int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open);
 

@@ -43,6 +43,7 @@ struct dspec {
 	const char *args;   /* per argument before the status: p path, f find path,
 			       h handle in use, H handle opened, n number; those after
 			       a '|' may be left out */
+	unsigned most;      /* letters of args (without the '|'): arguments at most */
 	const char *usage;  /* the arguments, for messages */
 	build_fn build;     /* kind-specific fields from the numbers, or NULL */
 };
@@ -105,24 +106,24 @@ static int build_mkdir(struct dctx *c, struct lg_op *op, const uint64_t *num)
 }
 
 static const struct dspec specs[] = {
-	{ "NTCreateX", 9, 4, "NTCreateX", LG_OP_NTCREATE, "pnnH", "PATH OPTIONS DISPOSITION FNUM",
+	{ "NTCreateX", 9, 4, "NTCreateX", LG_OP_NTCREATE, "pnnH", 4, "PATH OPTIONS DISPOSITION FNUM",
 	  build_ntcreate },
-	{ "Close", 5, 1, "Close", LG_OP_CLOSE, "h", "FNUM", NULL },
-	{ "Rename", 6, 2, "Rename", LG_OP_RENAME, "pp", "OLDPATH NEWPATH", NULL },
-	{ "Unlink", 6, 1, "Unlink", LG_OP_UNLINK, "p|n", "PATH [ATTRIBUTES]", NULL },
-	{ "Deltree", 7, 1, "Deltree", LG_OP_DELTREE, "p", "PATH", NULL },
-	{ "Mkdir", 5, 1, "Mkdir", LG_OP_MKDIR, "p", "PATH", build_mkdir },
-	{ "Rmdir", 5, 1, "Rmdir", LG_OP_RMDIR, "p", "PATH", NULL },
-	{ "QUERY_PATH_INFORMATION", 22, 2, "Qpathinfo", LG_OP_STAT, "pn", "PATH LEVEL", NULL },
-	{ "QUERY_FILE_INFORMATION", 22, 2, "Qfileinfo", LG_OP_FSTAT, "hn", "FNUM LEVEL", NULL },
-	{ "QUERY_FS_INFORMATION", 20, 1, "Qfsinfo", LG_OP_STATFS, "n", "LEVEL", NULL },
-	{ "SET_FILE_INFORMATION", 20, 2, "Sfileinfo", LG_OP_SETINFO, "hn", "FNUM LEVEL", NULL },
-	{ "FIND_FIRST", 10, 4, "Find", LG_OP_FIND, "fnnn", "PATH LEVEL MAXCOUNT COUNT", build_find },
-	{ "WriteX", 6, 4, "WriteX", LG_OP_WRITE, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "ReadX", 5, 4, "ReadX", LG_OP_READ, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "LockX", 5, 3, "LockX", LG_OP_LOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
-	{ "UnlockX", 7, 3, "UnlockX", LG_OP_UNLOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
-	{ "Flush", 5, 1, "Flush", LG_OP_FSYNC, "h", "FNUM", NULL },
+	{ "Close", 5, 1, "Close", LG_OP_CLOSE, "h", 1, "FNUM", NULL },
+	{ "Rename", 6, 2, "Rename", LG_OP_RENAME, "pp", 2, "OLDPATH NEWPATH", NULL },
+	{ "Unlink", 6, 1, "Unlink", LG_OP_UNLINK, "p|n", 2, "PATH [ATTRIBUTES]", NULL },
+	{ "Deltree", 7, 1, "Deltree", LG_OP_DELTREE, "p", 1, "PATH", NULL },
+	{ "Mkdir", 5, 1, "Mkdir", LG_OP_MKDIR, "p", 1, "PATH", build_mkdir },
+	{ "Rmdir", 5, 1, "Rmdir", LG_OP_RMDIR, "p", 1, "PATH", NULL },
+	{ "QUERY_PATH_INFORMATION", 22, 2, "Qpathinfo", LG_OP_STAT, "pn", 2, "PATH LEVEL", NULL },
+	{ "QUERY_FILE_INFORMATION", 22, 2, "Qfileinfo", LG_OP_FSTAT, "hn", 2, "FNUM LEVEL", NULL },
+	{ "QUERY_FS_INFORMATION", 20, 1, "Qfsinfo", LG_OP_STATFS, "n", 1, "LEVEL", NULL },
+	{ "SET_FILE_INFORMATION", 20, 2, "Sfileinfo", LG_OP_SETINFO, "hn", 2, "FNUM LEVEL", NULL },
+	{ "FIND_FIRST", 10, 4, "Find", LG_OP_FIND, "fnnn", 4, "PATH LEVEL MAXCOUNT COUNT", build_find },
+	{ "WriteX", 6, 4, "WriteX", LG_OP_WRITE, "hnnn", 4, "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "ReadX", 5, 4, "ReadX", LG_OP_READ, "hnnn", 4, "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "LockX", 5, 3, "LockX", LG_OP_LOCK, "hnn", 3, "FNUM OFFSET SIZE", build_lock },
+	{ "UnlockX", 7, 3, "UnlockX", LG_OP_UNLOCK, "hnn", 3, "FNUM OFFSET SIZE", build_lock },
+	{ "Flush", 5, 1, "Flush", LG_OP_FSYNC, "h", 1, "FNUM", NULL },
 };
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
 _Static_assert(NSPECS <= sizeof(((struct dctx *)0)->types) / sizeof(int32_t),
@@ -135,10 +136,10 @@ static const char *const directives[] = {
 	"RANDOMSTRING", NULL,
 };
 
-static enum directive directive_of(const char *word)
+static enum directive directive_of(const char *word, size_t len)
 {
 	for (int i = 0; directives[i]; i++)
-		if (!strcasecmp(word, directives[i]))
+		if (strlen(directives[i]) == len && !strncasecmp(word, directives[i], len))
 			return i < D_UNSUPPORTED ? (enum directive)i : D_UNSUPPORTED;
 	return D_NONE;
 }
@@ -149,13 +150,11 @@ static bool word_is(const char *tok, size_t len, const struct dspec *spec)
 {
 	return spec->len == len && (!memcmp(tok, spec->word, len) ||
 				    ((tok[0] | 0x20) == (spec->word[0] | 0x20) &&
-				     !strcasecmp(tok, spec->word)));
+				     !strncasecmp(tok, spec->word, len)));
 }
 
-static const struct dspec *spec_of(const char *word)
+static const struct dspec *spec_of(const char *word, size_t len)
 {
-	size_t len = strlen(word);
-
 	for (size_t i = 0; i < NSPECS; i++)
 		if (word_is(word, len, &specs[i]))
 			return &specs[i];
@@ -200,28 +199,30 @@ static int add(struct dctx *c, const struct lg_op *op, uint32_t *index)
 
 /* The nargs arguments of an op line, converted by the letters of spec->args; ok: the
  * line's status is a success. */
-static int op_args(struct dctx *c, const struct dspec *spec, char **arg, unsigned nargs,
-		   bool ok, struct lg_op *op, uint64_t *num)
+static int op_args(struct dctx *c, const struct dspec *spec, unsigned nargs, bool ok,
+		   struct lg_op *op, uint64_t *num)
 {
+	const char *const *arg = c->fields.tok + 1;
+	const uint32_t *len = c->fields.len + 1;
 	unsigned np = 0, nn = 0, bar = spec->required;
 	int rc = 0;
 
 	for (unsigned i = 0; !rc && i < nargs; i++) {
 		switch (spec->args[i + (i >= bar)]) {
 		case 'p':
-			rc = lg_dbench_arg_path(c, arg[i], np++ ? &op->path2 : &op->path);
+			rc = lg_dbench_arg_path(c, arg[i], len[i], np++ ? &op->path2 : &op->path);
 			break;
 		case 'f':
-			rc = lg_dbench_arg_find(c, arg[i], op);
+			rc = lg_dbench_arg_find(c, arg[i], len[i], op);
 			break;
 		case 'h':
-			rc = lg_dbench_arg_handle(c, arg[i], &op->slot);
+			rc = lg_dbench_arg_handle(c, arg[i], len[i], &op->slot);
 			break;
 		case 'H':
-			rc = lg_dbench_arg_open_handle(c, arg[i], ok, &op->slot);
+			rc = lg_dbench_arg_open_handle(c, arg[i], len[i], ok, &op->slot);
 			break;
 		default:
-			rc = lg_dbench_arg_number(c, arg[i], "argument", &num[nn++]);
+			rc = lg_dbench_arg_number(c, arg[i], len[i], "argument", &num[nn++]);
 		}
 	}
 	return rc;
@@ -249,29 +250,44 @@ static int op_type(struct dctx *c, const struct dspec *spec, uint16_t *type)
 	return 0;
 }
 
-/* One op line: tok[0] the op word, then its arguments, then the status. */
-static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsigned n)
+/* The status and the number of arguments of an op line other than "... NT_STATUS_OK"
+ * with the right count: into op->expect and *ok, or the message why they are wrong. */
+static int check_status(struct dctx *c, const struct dspec *spec, unsigned n, size_t want,
+			size_t most, struct lg_op *op, bool *ok)
 {
-	struct lg_op op = blank_op(c, spec->kind);
-	size_t want = spec->required, len = strlen(spec->args);
-	size_t most = len - (len > want); /* the letters but the '|' */
-	uint64_t num[4] = { 0 };
-	bool ok = n >= 2 && c->fields.len[n - 1] == 12 &&
-		  !memcmp(tok[n - 1], "NT_STATUS_OK", 12); /* most lines */
-	int rc;
+	const char *const *tok = c->fields.tok;
 
-	if (n < 2 || (!ok && !lg_dbench_status_like(tok[n - 1])))
+	lg_dbench_cstrings(c);
+	if (n < 2 || (!*ok && !lg_dbench_status_like(tok[n - 1])))
 		return fail(c, "'%s' needs a status at the end of the line (%s %s STATUS, "
 			    "STATUS like NT_STATUS_OK)", tok[0], spec->word, spec->usage);
 	if (n - 2 < want || n - 2 > most)
 		return fail(c, "'%s' takes %s%zu argument%s before the status (%s %s STATUS), "
 			    "not %u", tok[0], most > want ? "up to " : "", most,
 			    most == 1 ? "" : "s", spec->word, spec->usage, n - 2);
-	if (!ok && lg_dbench_status(tok[n - 1], &op.expect, &ok))
+	if (!*ok && lg_dbench_status(tok[n - 1], &op->expect, ok))
 		return fail(c, "unknown status '%s' (loadfiles/README.md lists those loadgen "
 			    "knows)", tok[n - 1]);
+	return 0;
+}
+
+/* One op line: the op word, then its arguments, then the status. */
+static int compile_op(struct dctx *c, const struct dspec *spec, unsigned n)
+{
+	const char *const *tok = c->fields.tok;
+	struct lg_op op = blank_op(c, spec->kind);
+	size_t want = spec->required, most = spec->most;
+	uint64_t num[4] = { 0 };
+	bool ok = n >= 2 && c->fields.len[n - 1] == 12 &&
+		  !memcmp(tok[n - 1], "NT_STATUS_OK", 12); /* most lines */
+	int rc;
+
+	if ((!ok || n - 2 < want || n - 2 > most) &&
+	    (rc = check_status(c, spec, n, want, most, &op, &ok)))
+		return rc;
 	/* '*' does not care how the open ends: later lines may use the handle */
-	rc = op_args(c, spec, tok + 1, n - 2, ok || !strcmp(tok[n - 1], "*"), &op, num);
+	rc = op_args(c, spec, n - 2, ok || (c->fields.len[n - 1] == 1 && tok[n - 1][0] == '*'),
+		     &op, num);
 	if (!rc && spec->build)
 		rc = spec->build(c, &op, num);
 	if (resolves(spec->kind))
@@ -284,8 +300,9 @@ static int compile_op(struct dctx *c, const struct dspec *spec, char **tok, unsi
 }
 
 /* A directive line: LOOP N ... ENDLOOP, REPEAT N (the next op N times), SLEEP USEC. */
-static int compile_directive(struct dctx *c, enum directive d, char **tok, unsigned n)
+static int compile_directive(struct dctx *c, enum directive d, unsigned n)
 {
+	const char *const *tok = c->fields.tok;
 	struct lg_op op = blank_op(c, d == D_SLEEP ? LG_OP_SLEEP : LG_OP_LOOP);
 	uint64_t v = 0;
 	uint32_t at;
@@ -298,7 +315,7 @@ static int compile_directive(struct dctx *c, enum directive d, char **tok, unsig
 			    "'%s' takes one number", tok[0]);
 	if (c->repeat && d != D_SLEEP)
 		return fail(c, "REPEAT must be followed by an op, not '%s'", tok[0]);
-	if (d != D_ENDLOOP && (rc = lg_dbench_arg_number(c, tok[1], tok[0], &v)))
+	if (d != D_ENDLOOP && (rc = lg_dbench_arg_number(c, tok[1], c->fields.len[1], tok[0], &v)))
 		return rc;
 	if (d == D_SLEEP) {
 		if (v > UINT64_MAX / 1000)
@@ -333,34 +350,37 @@ static int compile_directive(struct dctx *c, enum directive d, char **tok, unsig
 	return 0;
 }
 
-static int compile_line(struct dctx *c, const char *p, const char *end)
+static int compile_line(struct dctx *c, const char *p, const char *end, const char **eol)
 {
-	char **tok = c->fields.tok;
+	const char **tok = c->fields.tok;
+	uint32_t *len = c->fields.len;
 	const struct dspec *spec;
 	enum directive d;
-	int rc = lg_dbench_tokenize(c, p, end);
+	int rc = lg_dbench_tokenize(c, p, end, eol);
 	unsigned n = c->fields.n;
 
-	if (rc || n == 0 || tok[0][0] == '#')
+	if (rc || n == 0 || (len[0] && tok[0][0] == '#'))
 		return rc;
-	if (tok[0][0] >= '0' && tok[0][0] <= '9') {
+	if (len[0] && tok[0][0] >= '0' && tok[0][0] <= '9') {
 		/* a timed loadfile: the time to start the op at, not replayed */
 		if (n == 1)
 			return fail(c, "a timestamp without an op");
 		memmove(tok, tok + 1, --n * sizeof(*tok));
-		memmove(c->fields.len, c->fields.len + 1, n * sizeof(*c->fields.len));
+		memmove(len, len + 1, n * sizeof(*len));
+		c->fields.n = n;
 	}
 	/* ops first (directives are rare), and the previous line's op before the table */
-	if (c->last && word_is(tok[0], c->fields.len[0], c->last))
-		return compile_op(c, c->last, tok, n);
-	spec = spec_of(tok[0]);
+	if (c->last && word_is(tok[0], len[0], c->last))
+		return compile_op(c, c->last, n);
+	spec = spec_of(tok[0], len[0]);
 	if (spec) {
 		c->last = spec;
-		return compile_op(c, spec, tok, n);
+		return compile_op(c, spec, n);
 	}
-	d = directive_of(tok[0]);
+	lg_dbench_cstrings(c); /* from here on, what is rare: C strings */
+	d = directive_of(tok[0], len[0]);
 	if (d != D_NONE)
-		return compile_directive(c, d, tok, n);
+		return compile_directive(c, d, n);
 	return fail(c, "unknown op '%s' (expected NTCreateX, Close, Rename, Unlink, "
 		    "Deltree, Mkdir, Rmdir, QUERY_PATH_INFORMATION, "
 		    "QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION, "
@@ -425,11 +445,11 @@ static int compile_text(struct dctx *c, const char *text, size_t len)
 	int rc = 0;
 
 	while (!rc && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol;
 
 		c->line++;
-		rc = compile_line(c, p, nl ? nl : end);
-		p = nl ? nl + 1 : end;
+		rc = compile_line(c, p, end, &eol);
+		p = eol < end ? eol + 1 : end;
 	}
 	if (rc)
 		return rc;
@@ -473,7 +493,8 @@ bool lg_dbench_detect(const char *text, size_t len)
 		if (word[0] >= '0' && word[0] <= '9') /* a timestamp: the op word follows */
 			next_word(&p, eol, word, sizeof(word));
 		if (word[0] && word[0] != '#')
-			return spec_of(word) || directive_of(word) != D_NONE;
+			return spec_of(word, strlen(word)) ||
+			       directive_of(word, strlen(word)) != D_NONE;
 		p = eol + 1;
 	}
 	return false;

@@ -10,79 +10,155 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Byte classes of the splitter. */
-enum { C_TEXT, C_BLANK, C_QUOTE, C_NUL };
+/* Byte classes of the splitters. */
+enum { C_TEXT, C_BLANK, C_QUOTE, C_NUL, C_NL };
 
 static const unsigned char byte_class[256] = {
 	[' '] = C_BLANK, ['\t'] = C_BLANK, ['\r'] = C_BLANK, ['"'] = C_QUOTE, [0] = C_NUL,
+	['\n'] = C_NL,
 };
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Of eight bytes loaded from memory (little-endian), the 0x80 bits of those below
- * 0x23 -- space, tab, CR, '"' and NUL all are -- where the lowest set bit is exactly
- * the first such byte (higher ones may be false alarms). 0: eight bytes of text. */
-static uint64_t special_bytes(uint64_t w)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGH (ONES * 0x80)
 
-	return (w - ones * 0x23) & ~w & ones * 0x80;
+/* The eight bytes at s, the first in the low byte; past end (fewer than eight left)
+ * 'x', which is text. */
+static uint64_t load8(const char *s, const char *end)
+{
+	uint64_t w = ONES * 'x';
+
+	if (end - s >= 8)
+		memcpy(&w, s, 8);
+	else
+		memcpy(&w, s, (size_t)(end - s));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
 }
-#define WORD_AT_A_TIME 1
-#else
-#define WORD_AT_A_TIME 0
-#endif
 
-/* Copy the text bytes at *p (before end) to *o, eight at a time where it can, up to the
- * first byte that may be special; scratch has room for the over-copy (see the header). */
-static void copy_text(const char **p, const char *end, char **o)
+/* 0x80 in each byte of w below 0x23: blanks, '\n', '"' and NUL all are, and so are the
+ * other control bytes and '!', which the class table then finds to be text. Exact: no
+ * carry crosses a byte, since (b & 0x7f) + 0x5d < 0x100. */
+static uint64_t low_bytes(uint64_t w)
 {
-	uint64_t w, m;
+	return ~(((w & ~HIGH) + ONES * (0x80 - 0x23)) | w) & HIGH;
+}
 
-	while (WORD_AT_A_TIME && end - *p >= 8) {
-		memcpy(&w, *p, 8);
-		memcpy(*o, &w, 8);
-#if WORD_AT_A_TIME
-		m = special_bytes(w);
-#else
-		m = 1;
-#endif
-		if (m) {
-			size_t i = (size_t)__builtin_ctzll(m) >> 3;
+/* Append the field [s, e) to l. */
+static int add_field(struct lg_dbench_line *l, const char *s, const char *e)
+{
+	if (l->n == LG_DBENCH_MAX_FIELDS)
+		return -E2BIG;
+	l->tok[l->n] = s;
+	l->len[l->n++] = (uint32_t)(e - s);
+	return 0;
+}
 
-			*o += i;
-			*p += i;
-			return;
+/* The line's end from p: its '\n', or end. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl : end;
+}
+
+/* Whether a field may end at a closing quote followed by byte at (or the end). */
+static bool ends_field(const char *at, const char *end)
+{
+	return at == end || byte_class[(unsigned char)*at] == C_BLANK ||
+	       byte_class[(unsigned char)*at] == C_NL;
+}
+
+#define AT_EOL (LG_DBENCH_SPLIT_COPY + 1)
+
+/* One special byte d of the line (start: where the next field may begin; quoted: inside
+ * a field's quotes). Returns 0 to go on, AT_EOL, LG_DBENCH_SPLIT_COPY or -E2BIG. */
+static int special(struct lg_dbench_line *l, const char *d, const char *end,
+		   const char **start, bool *quoted)
+{
+	switch (byte_class[(unsigned char)*d]) {
+	case C_BLANK:
+		if (*quoted)
+			return 0;
+		if (d > *start && add_field(l, *start, d))
+			return -E2BIG;
+		*start = d + 1;
+		return 0;
+	case C_QUOTE:
+		if (!*quoted) {
+			if (d != *start) /* a quote inside a field */
+				return LG_DBENCH_SPLIT_COPY;
+			*quoted = true;
+			*start = d + 1;
+			return 0;
 		}
-		*o += 8;
-		*p += 8;
+		if (!ends_field(d + 1, end)) /* "a"b: the field goes on */
+			return LG_DBENCH_SPLIT_COPY;
+		*quoted = false;
+		if (add_field(l, *start, d))
+			return -E2BIG;
+		*start = d + 1;
+		return 0;
+	case C_NL:
+		return AT_EOL;
+	case C_NUL:
+		return LG_DBENCH_SPLIT_COPY;
+	default: /* a control byte or '!': text */
+		return 0;
 	}
-	while (*p < end && byte_class[(unsigned char)**p] == C_TEXT)
-		*(*o)++ = *(*p)++;
 }
 
-int lg_dbench_split(const char *p, const char *end, char *scratch, struct lg_dbench_line *l)
+/* Eight bytes a step: the bytes that may end a field are found with a few word
+ * operations, and each is looked at once; the text between them is not touched. */
+int lg_dbench_split(const char *p, const char *end, struct lg_dbench_line *l,
+		    const char **eol)
+{
+	const char *start = p, *d;
+	bool quoted = false;
+	int rc = 0;
+
+	l->n = 0;
+	l->terminated = false;
+	for (const char *q = p; q < end; q += 8) {
+		for (uint64_t m = low_bytes(load8(q, end)); m; m &= m - 1) {
+			d = q + (__builtin_ctzll(m) >> 3);
+			if ((rc = special(l, d, end, &start, &quoted)))
+				goto out;
+		}
+	}
+	d = end;
+out:
+	if (rc < 0 || rc == LG_DBENCH_SPLIT_COPY) {
+		*eol = line_end(p, end);
+		return rc;
+	}
+	*eol = d;
+	/* the last field; an unclosed quote runs to the line's end */
+	return (d > start || quoted) && add_field(l, start, d) ? -E2BIG : 0;
+}
+
+int lg_dbench_split_copy(const char *p, const char *eol, char *scratch,
+			 struct lg_dbench_line *l)
 {
 	char *o = scratch;
 
 	l->n = 0;
+	l->terminated = true;
 	for (;;) {
 		bool quoted = false;
 		char *start;
 
-		while (p < end && byte_class[(unsigned char)*p] == C_BLANK)
+		while (p < eol && byte_class[(unsigned char)*p] == C_BLANK)
 			p++;
-		if (p == end)
+		if (p == eol)
 			return 0;
 		if (l->n == LG_DBENCH_MAX_FIELDS)
 			return -E2BIG;
 		start = o;
-		while (p < end) {
-			unsigned char k;
+		for (; p < eol; p++) {
+			unsigned char k = byte_class[(unsigned char)*p];
 
-			copy_text(&p, end, &o);
-			if (p == end)
-				break;
-			k = byte_class[(unsigned char)*p];
 			if (k == C_QUOTE)
 				quoted = !quoted;
 			else if (k == C_NUL)
@@ -91,7 +167,6 @@ int lg_dbench_split(const char *p, const char *end, char *scratch, struct lg_dbe
 				break;
 			else
 				*o++ = *p;
-			p++;
 		}
 		l->tok[l->n] = start;
 		l->len[l->n++] = (uint32_t)(o - start);
@@ -99,59 +174,64 @@ int lg_dbench_split(const char *p, const char *end, char *scratch, struct lg_dbe
 	}
 }
 
-static int hex_digit(char ch)
+void lg_dbench_terminate(struct lg_dbench_line *l, char *scratch)
 {
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
-		return (ch | 0x20) - 'a' + 10;
-	return -1;
+	if (l->terminated)
+		return;
+	for (unsigned i = 0; i < l->n; i++) {
+		memcpy(scratch, l->tok[i], l->len[i]);
+		scratch[l->len[i]] = '\0';
+		l->tok[i] = scratch;
+		scratch += l->len[i] + 1;
+	}
+	l->terminated = true;
 }
 
-/* 0x... in place. */
-static int hex_number(const char *s, uint64_t *out)
+/* The number in base (8 or 16) of the len digits at s. */
+static int based_number(const char *s, size_t len, unsigned shift, uint64_t *out)
 {
 	uint64_t v = 0;
-	int d;
 
-	if (!*s)
+	if (!len)
 		return -EINVAL;
-	for (; *s; s++) {
-		if ((d = hex_digit(*s)) < 0)
+	for (; len; s++, len--) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (d > 9)
+			d = ((unsigned)*s | 0x20) - 'a' < 6 ? ((unsigned)*s | 0x20) - 'a' + 10 : 99;
+		if (d >> shift)
 			return -EINVAL;
-		if (v > UINT64_MAX >> 4)
+		if (v > UINT64_MAX >> shift)
 			return -ERANGE;
-		v = v << 4 | (uint64_t)d;
+		v = v << shift | d;
 	}
 	*out = v;
 	return 0;
 }
 
-/* Leading-0 octal: rare enough for strtoull. */
-static int octal_number(const char *tok, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(tok, &end, 8);
-	if (errno == ERANGE)
-		return -ERANGE;
-	return errno || *end ? -EINVAL : 0;
-}
-
-int lg_dbench_number(const char *tok, uint64_t *out)
+int lg_dbench_number(const char *s, size_t len, uint64_t *out)
 {
 	uint64_t v = 0;
 
-	if (*tok == '*' || *tok == '+')
+	if (len && (*s == '*' || *s == '+'))
 		return -ENOTSUP;
-	if (*tok < '0' || *tok > '9')
+	if (!len || *s < '0' || *s > '9')
 		return -EINVAL;
-	if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
-		return hex_number(tok + 2, out);
-	if (tok[0] == '0' && tok[1])
-		return octal_number(tok, out);
-	for (const char *s = tok; *s; s++) {
+	if (len > 1 && s[0] == '0')
+		return (s[1] | 0x20) == 'x' ? based_number(s + 2, len - 2, 4, out)
+					    : based_number(s + 1, len - 1, 3, out);
+	if (len < 20) { /* below 10^19: no overflow to check */
+		for (; len; s++, len--) {
+			unsigned d = (unsigned)(*s - '0');
+
+			if (d > 9)
+				return -EINVAL;
+			v = v * 10 + d;
+		}
+		*out = v;
+		return 0;
+	}
+	for (; len; s++, len--) {
 		unsigned d = (unsigned)(*s - '0');
 
 		if (d > 9)

@@ -7,6 +7,7 @@
 #ifndef LOADGEN_DBENCH_PARSE_H
 #define LOADGEN_DBENCH_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,10 +16,12 @@
 
 /* One line split into fields. */
 struct lg_dbench_line {
-	char *tok[LG_DBENCH_MAX_FIELDS]; /* the fields, NUL-terminated, in the caller's
-					    scratch buffer */
+	const char *tok[LG_DBENCH_MAX_FIELDS]; /* the fields: spans of the loadfile's text, or
+						  NUL-terminated copies in a scratch
+						  buffer (see terminated) */
 	uint32_t len[LG_DBENCH_MAX_FIELDS]; /* their lengths in bytes */
 	unsigned n;                      /* fields found */
+	bool terminated;                 /* every field is a NUL-terminated copy */
 };
 
 /* One entry of a map. */
@@ -41,19 +44,34 @@ struct lg_dbench_map {
 	size_t arena_len, arena_cap;
 };
 
-/* Split [p, end) into l: fields separated by blanks (space, tab, CR), double quotes
- * removed (they group blanks into a field), as dbench's next_token does. scratch holds
- * (end - p) + LG_DBENCH_MAX_FIELDS + 1 bytes: the fields and their NULs, plus room for
- * the eight-byte copies, which may write up to 7 bytes past a field's end (never past
- * that size) before its NUL goes there. Returns 0, -E2BIG past
- * LG_DBENCH_MAX_FIELDS fields, -EINVAL for a NUL byte in the line. */
-int lg_dbench_split(const char *p, const char *end, char *scratch, struct lg_dbench_line *l);
+/* lg_dbench_split's answer for a line only lg_dbench_split_copy can split. */
+#define LG_DBENCH_SPLIT_COPY 1
 
-/* tok as a number the way dbench reads it (strtoll base 0: decimal, 0x hex, leading-0
- * octal), but strictly: no sign, no trailing text. Returns 0, -ENOTSUP for dbench's
- * random or relative arguments ('*', '+'), -EINVAL for what is not a number, -ERANGE
- * past 64 bits. Decimal without a leading zero is read in place. */
-int lg_dbench_number(const char *tok, uint64_t *out);
+/* Split the line that starts at p -- up to the first '\n' before end, or end, which
+ * *eol is set to -- into fields of l, in place: fields are separated by blanks (space,
+ * tab, CR), and double quotes are removed and group blanks into a field, as dbench's
+ * next_token does. A field quoted as a whole ("a b") is the span between its quotes.
+ * Returns 0, -E2BIG past LG_DBENCH_MAX_FIELDS fields, or LG_DBENCH_SPLIT_COPY for a line
+ * with a quote inside a field (a"b c"d) or a NUL byte: lg_dbench_split_copy splits it. */
+int lg_dbench_split(const char *p, const char *end, struct lg_dbench_line *l,
+		    const char **eol);
+
+/* Split [p, eol) like lg_dbench_split, copying each field to scratch without its quotes
+ * and with a NUL after it. scratch holds (eol - p) + LG_DBENCH_MAX_FIELDS + 1 bytes.
+ * Returns 0, -E2BIG past LG_DBENCH_MAX_FIELDS fields, -EINVAL for a NUL byte. */
+int lg_dbench_split_copy(const char *p, const char *eol, char *scratch,
+			 struct lg_dbench_line *l);
+
+/* Copy l's fields, NUL-terminated, to scratch (which holds the line's length + 1 bytes)
+ * and point l at the copies: for what needs C strings (messages, conversions of a field
+ * seen for the first time). Nothing when l->terminated already. */
+void lg_dbench_terminate(struct lg_dbench_line *l, char *scratch);
+
+/* The len bytes at s as a number the way dbench reads them (strtoll base 0: decimal,
+ * 0x hex, leading-0 octal), but strictly: no sign, no blanks, no trailing text. Returns
+ * 0, -ENOTSUP for dbench's random or relative arguments ('*', '+'), -EINVAL for what is
+ * not a number, -ERANGE past 64 bits. */
+int lg_dbench_number(const char *s, size_t len, uint64_t *out);
 
 /* Hash of the len bytes at s (eight at a time): the hash the string maps take. */
 uint64_t lg_dbench_hash(const char *s, size_t len);
