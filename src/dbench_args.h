@@ -41,6 +41,10 @@ struct dctx {
 	bool repeat;             /* a REPEAT waits for its op */
 	uint32_t repeat_at;      /* ops index of its LOOP */
 	const struct dspec *last; /* the previous line's op: runs of one op are common */
+	uint8_t *made;           /* per path index: 1 when an op makes that directory (owned) */
+	size_t nmade;            /* entries of made */
+	uint32_t *missing;       /* run ops whose status says their path is missing (owned) */
+	size_t nmissing, cap_missing;
 };
 
 

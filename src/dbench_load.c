@@ -186,11 +186,54 @@ static int close_loop(struct dctx *c, uint32_t at)
 	return 0;
 }
 
+/* Whether op makes a directory (Mkdir, or an NTCreateX of a directory that creates). */
+static bool makes_dir(const struct lg_op *op)
+{
+	return op->kind == LG_OP_MKDIR ||
+	       (op->kind == LG_OP_NTCREATE && (op->flags & O_DIRECTORY) && (op->flags & O_CREAT));
+}
+
+/* Remember what relax_made_dirs needs of op, the run phase's op number at: the
+ * directory it makes, or that its status says its path is missing (Find's path is the
+ * directory it looks in, not what is missing). */
+static int note_dirs(struct dctx *c, const struct lg_op *op, uint32_t at)
+{
+	if (makes_dir(op) && op->path != LG_NO_SLOT) {
+		if (op->path >= c->nmade) {
+			size_t n = (size_t)op->path * 2 + 64;
+			uint8_t *m = realloc(c->made, n);
+
+			if (!m)
+				return nomem(c);
+			memset(m + c->nmade, 0, n - c->nmade);
+			c->made = m;
+			c->nmade = n;
+		}
+		c->made[op->path] = 1;
+	} else if (op->expect == ENOENT && op->kind != LG_OP_FIND && op->path != LG_NO_SLOT) {
+		if (c->nmissing == c->cap_missing) {
+			size_t n = c->cap_missing * 2 + 1024;
+			uint32_t *m = realloc(c->missing, n * sizeof(*m));
+
+			if (!m)
+				return nomem(c);
+			c->missing = m;
+			c->cap_missing = n;
+		}
+		c->missing[c->nmissing++] = at;
+	}
+	return 0;
+}
+
 /* Append op to the run phase; closes a pending REPEAT around it. */
 static int add(struct dctx *c, const struct lg_op *op, uint32_t *index)
 {
+	uint32_t at = (uint32_t)c->wl->nops[LG_PHASE_RUN];
+
 	if (lg_workload_add_op(c->wl, LG_PHASE_RUN, op, index))
 		return nomem(c);
+	if (op->kind < LG_OP_LOOP && note_dirs(c, op, at))
+		return -ENOMEM;
 	if (!c->repeat || op->kind == LG_OP_LOOP)
 		return 0;
 	c->repeat = false;
@@ -406,36 +449,21 @@ static int add_setup(struct dctx *c)
 	return 0;
 }
 
-/* Whether op makes a directory (Mkdir, or an NTCreateX of a directory that creates). */
-static bool makes_dir(const struct lg_op *op)
-{
-	return op->kind == LG_OP_MKDIR ||
-	       (op->kind == LG_OP_NTCREATE && (op->flags & O_DIRECTORY) && (op->flags & O_CREAT));
-}
-
 /* dbench's Deltree empties directories but leaves them (fileio's deltree unlinks files
  * only, and loadgen makes the same calls), so when a run goes through the loadfile
  * again, every directory the file makes is still there: a status saying that it is
  * missing held on the first pass only. Such statuses are not checked -- dbench's
  * fileio checks none of them (its Qpathinfo and Find only resolve the name). */
-static int relax_made_dirs(struct dctx *c)
+static void relax_made_dirs(struct dctx *c)
 {
 	struct lg_op *ops = c->wl->ops[LG_PHASE_RUN];
-	size_t n = c->wl->nops[LG_PHASE_RUN], np = c->wl->npaths;
-	bool *made = calloc(np ? np : 1, sizeof(*made));
 
-	if (!made)
-		return nomem(c);
-	for (size_t i = 0; i < n; i++)
-		if (makes_dir(&ops[i]) && ops[i].path < np)
-			made[ops[i].path] = true;
-	for (size_t i = 0; i < n; i++)
-		if (ops[i].kind < LG_OP_LOOP && ops[i].kind != LG_OP_FIND && /* Find's path is
-		    the directory it looks in, not what is missing */
-		    ops[i].expect == ENOENT && ops[i].path < np && made[ops[i].path])
-			ops[i].expect = LG_EXPECT_ANY;
-	free(made);
-	return 0;
+	for (size_t i = 0; i < c->nmissing; i++) {
+		struct lg_op *op = &ops[c->missing[i]];
+
+		if (op->path < c->nmade && c->made[op->path])
+			op->expect = LG_EXPECT_ANY;
+	}
 }
 
 /* Every line, then what must be closed at the end. */
@@ -462,8 +490,10 @@ static int compile_text(struct dctx *c, const char *text, size_t len)
 		return fail(c, "LOOP without ENDLOOP");
 	}
 	for (size_t i = 0; i < c->wl->nops[LG_PHASE_RUN]; i++)
-		if (c->wl->ops[LG_PHASE_RUN][i].kind < LG_OP_LOOP)
-			return relax_made_dirs(c);
+		if (c->wl->ops[LG_PHASE_RUN][i].kind < LG_OP_LOOP) {
+			relax_made_dirs(c);
+			return 0;
+		}
 	c->line = 1;
 	return fail(c, "no dbench ops in the file");
 }
@@ -530,6 +560,8 @@ int lg_dbench_load(const char *fname, const char *text, size_t len, unsigned cli
 	lg_dbench_map_free(&c.paths);
 	lg_dbench_map_free(&c.finds);
 	lg_dbench_map_free(&c.handles);
+	free(c.made);
+	free(c.missing);
 	if (rc) {
 		lg_workload_destroy(c.wl);
 		return rc;

@@ -42,6 +42,8 @@ static void ctx_free(struct dctx *c)
 	lg_workload_destroy(c->wl);
 	free(c->scratch);
 	free(c->open);
+	free(c->made);
+	free(c->missing);
 	free(c);
 }
 
