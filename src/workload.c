@@ -478,6 +478,8 @@ int lg_workload_set_source(struct lg_workload *wl, const char *name, const char 
 
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags)
 {
+	if (!flags) /* the usual case: no pass over every op */
+		return;
 	for (int p = 0; p < LG_PHASE_COUNT; p++)
 		for (size_t i = 0; i < wl->nops[p]; i++)
 			if (wl->ops[p][i].kind == LG_OP_OPEN ||
