@@ -40,21 +40,16 @@ int lg_dbench_nomem(struct dctx *c)
 static int shown(size_t len) { return len < SHOWN ? (int)len : SHOWN; }
 static const char *more(size_t len) { return len > SHOWN ? "..." : ""; }
 
-/* A whole field as a number (lg_dbench_number), or the message why not. */
-int lg_dbench_arg_number(struct dctx *c, const char *tok, size_t len, const char *what,
-			 uint64_t *out)
+int lg_dbench_number_fail(struct dctx *c, const char *tok, size_t len, const char *what,
+			  int rc)
 {
-	int rc = lg_dbench_number(tok, len, out);
-
 	if (rc == -ENOTSUP)
 		return lg_dbench_fail(c, "%s '%.*s%s': dbench's random and relative arguments "
 				      "('*', '+') are not supported", what, shown(len), tok,
 				      more(len));
-	if (rc)
-		return lg_dbench_fail(c, "%s '%.*s%s' is not a number%s", what, shown(len), tok,
-				      more(len), len && *tok == '-' ? " (negative)" :
-				      rc == -ERANGE ? " (more than 64 bits)" : "");
-	return 0;
+	return lg_dbench_fail(c, "%s '%.*s%s' is not a number%s", what, shown(len), tok, more(len),
+			      len && *tok == '-' ? " (negative)" :
+			      rc == -ERANGE ? " (more than 64 bits)" : "");
 }
 
 static int too_long(struct dctx *c, const char *tok, size_t len)

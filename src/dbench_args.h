@@ -59,9 +59,19 @@ int lg_dbench_nomem(struct dctx *c);
 int lg_dbench_tokenize(struct dctx *c, const char *p, const char *end, const char **eol);
 /* Make c->fields NUL-terminated copies, for what takes C strings. */
 void lg_dbench_cstrings(struct dctx *c);
-/* Field tok (len bytes) as a number (what: its name in the message). */
-int lg_dbench_arg_number(struct dctx *c, const char *tok, size_t len, const char *what,
-			 uint64_t *out);
+/* The message for field tok (len bytes), which lg_dbench_number refused with rc (what:
+ * the field's name in it). Returns -EINVAL. */
+int lg_dbench_number_fail(struct dctx *c, const char *tok, size_t len, const char *what,
+			  int rc);
+/* Field tok (len bytes) as a number (what: its name in the message). Inline: it runs
+ * for every number of the file. */
+static inline int lg_dbench_arg_number(struct dctx *c, const char *tok, size_t len,
+				       const char *what, uint64_t *out)
+{
+	int rc = lg_dbench_number(tok, len, out);
+
+	return rc ? lg_dbench_number_fail(c, tok, len, what, rc) : 0;
+}
 /* Path field tok as a path index of the workload. */
 int lg_dbench_arg_path(struct dctx *c, const char *tok, size_t len, uint32_t *index);
 /* FIND_FIRST's path field: op->path, and op->path2 for a wildcard pattern. */

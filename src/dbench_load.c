@@ -148,9 +148,9 @@ static enum directive directive_of(const char *word, size_t len)
  * own spelling, by far the most common, is a memcmp. */
 static bool word_is(const char *tok, size_t len, const struct dspec *spec)
 {
-	return spec->len == len && (!memcmp(tok, spec->word, len) ||
-				    ((tok[0] | 0x20) == (spec->word[0] | 0x20) &&
-				     !strncasecmp(tok, spec->word, len)));
+	/* the first letter first: six words have five letters */
+	return spec->len == len && (tok[0] | 0x20) == (spec->word[0] | 0x20) &&
+	       (!memcmp(tok, spec->word, len) || !strncasecmp(tok, spec->word, len));
 }
 
 static const struct dspec *spec_of(const char *word, size_t len)

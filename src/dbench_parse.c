@@ -209,7 +209,7 @@ static int based_number(const char *s, size_t len, unsigned shift, uint64_t *out
 	return 0;
 }
 
-int lg_dbench_number(const char *s, size_t len, uint64_t *out)
+int lg_dbench_number_any(const char *s, size_t len, uint64_t *out)
 {
 	uint64_t v = 0;
 
@@ -220,17 +220,6 @@ int lg_dbench_number(const char *s, size_t len, uint64_t *out)
 	if (len > 1 && s[0] == '0')
 		return (s[1] | 0x20) == 'x' ? based_number(s + 2, len - 2, 4, out)
 					    : based_number(s + 1, len - 1, 3, out);
-	if (len < 20) { /* below 10^19: no overflow to check */
-		for (; len; s++, len--) {
-			unsigned d = (unsigned)(*s - '0');
-
-			if (d > 9)
-				return -EINVAL;
-			v = v * 10 + d;
-		}
-		*out = v;
-		return 0;
-	}
 	for (; len; s++, len--) {
 		unsigned d = (unsigned)(*s - '0');
 
