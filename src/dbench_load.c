@@ -1,11 +1,13 @@
 /* dbench loadfile -> compiled workload.
  *
  * One pass over the text, one op per line, no allocation per line: each line is split
- * into a reusable scratch buffer, its op word looked up in specs[], its arguments
- * checked and converted by the argument letters of the spec, and the op appended to
- * the run phase. Splitting, numbers and the maps that remember what a path or handle
- * field compiled to are in dbench_parse.c: a field seen before is hashed once and not
- * converted again, so the 458,000 lines of client.txt load in a few tens of ms.
+ * in place into fields (spans of the text), its op word looked up in specs[], its
+ * arguments checked and converted by the argument letters of the spec, and the op
+ * appended to the run phase. Splitting, numbers and the maps that remember what a path
+ * or handle field compiled to are in dbench_parse.c: a field seen before is hashed once
+ * and not converted again, so the 458,000 lines of client.txt load in a few tens of
+ * ms. C strings are made only for what is rare: messages, a path's first sight, and
+ * statuses other than NT_STATUS_OK.
  *
  * What each op does at run time is in ops_dbench.c (and ops.c for the ops that map
  * onto plain POSIX ones: ReadX is a pread, Close a close, ...). */

@@ -1,8 +1,9 @@
 /* The lexical half of the dbench loader: fields, numbers, and maps from a field to what
  * it compiled to. Written for the size of dbench's client.txt (26 MB, 458,000 lines):
- * one pass per line with a byte-class table, numbers read in place, and every field
- * that names something (a path, a handle) hashed once and looked up in a map before
- * any conversion, so a path seen before costs one hash and one memcmp. */
+ * one pass per line that looks only at the bytes that may end a field, fields and
+ * numbers read where they are in the text, and every field that names something (a
+ * path, a handle) hashed once and looked up in a map before any conversion, so a path
+ * seen before costs one hash and one memcmp. */
 #include "dbench_parse.h"
 
 #include <errno.h>

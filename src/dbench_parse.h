@@ -1,7 +1,8 @@
-/* The lexical half of the dbench loader (dbench_load.c): a line split into fields in
- * one pass, numbers read without strtoull, and small hash maps that remember what a
- * field already compiled to (a path token -> its path index, a handle number -> its
- * slot), so each of client.txt's 458,000 lines costs a few hundred nanoseconds.
+/* The lexical half of the dbench loader (dbench_load.c): a line split in place into
+ * fields in one pass, numbers read by length without strtoull, and small hash maps that
+ * remember what a field already compiled to (a path token -> its path index, a handle
+ * number -> its slot), so each of client.txt's 458,000 lines costs about a hundred
+ * nanoseconds.
  * Private to the loader; no errors of its own to format: it returns negative errnos
  * and the loader words the message. */
 #ifndef LOADGEN_DBENCH_PARSE_H
