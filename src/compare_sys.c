@@ -8,7 +8,8 @@
  * ranked by its Welch p-value (then by the size of the change); otherwise by the size of
  * the change alone, and the rows say so. Keys equal on both sides are left out; a key on
  * one side only is a row without a change ("-" for the side without it, "n/a" for the
- * change, as compare's tables show what is missing), after those that changed. */
+ * change, as compare's tables show what is missing), after those that changed; those
+ * past the rows shown are named on one line below them. */
 #include "loadgen/compare_sys.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "loadgen/compare_stats.h"
 
 #define MAX_RUNS 1024 /* runs of one file looked at */
+#define MORE_ROWS 256 /* rows looked at past those shown, for keys on one side only */
 
 /* One key's comparison. */
 struct row {
@@ -212,16 +214,31 @@ static const char *ranking(const struct lg_cmp_file *base, const struct lg_cmp_f
 	return "size of change, no p-value: no key in 2 runs on each side";
 }
 
+/* The keys on one side only that the rows above had no room for (they rank last): named
+ * on one line, since a counter only one kernel has is news however many others changed;
+ * --json has their values. */
+static void print_one_sided(FILE *out, const struct lg_cmp_sys_row *rows, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isnan(rows[i].change_pct))
+			fprintf(out, "%s%s%s", k++ ? ", " : "    also on one side only: ",
+				rows[i].key, rows[i].counter ? "/s" : "");
+	if (k)
+		fputc('\n', out);
+}
+
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other)
 {
-	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS];
+	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS + MORE_ROWS];
 	size_t n;
 
-	if (lg_cmp_sys_rows(base, other, rows, LG_CMP_SYS_ROWS, &n) || n == 0)
+	if (lg_cmp_sys_rows(base, other, rows, LG_CMP_SYS_ROWS + MORE_ROWS, &n) || n == 0)
 		return;
 	fprintf(out, "  System counters that changed most (per second of measured time; "
 		"ranked by %s):\n", ranking(base, other, rows));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && i < LG_CMP_SYS_ROWS; i++) {
 		const struct lg_cmp_sys_row *r = &rows[i];
 		char chg[32], p[32], name[160], b[32], o[32];
 
@@ -240,4 +257,6 @@ void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg
 		fmt_mean(r->other, o, sizeof(o));
 		fprintf(out, "    %9s  %-40s %14s -> %-14s %s\n", chg, name, b, o, p);
 	}
+	if (n > LG_CMP_SYS_ROWS)
+		print_one_sided(out, rows + LG_CMP_SYS_ROWS, n - LG_CMP_SYS_ROWS);
 }

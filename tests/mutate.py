@@ -118,6 +118,8 @@ MUTANTS = [
     ("dbench-made-dir-status-kept", "src/dbench_load.c",
      "} else if (op->expect == ENOENT && op->kind != LG_OP_FIND",
      "} else if (0 && op->expect == ENOENT && op->kind != LG_OP_FIND", "unit_dbench_load"),
+    ("compare-sys-one-sided-unnamed", "src/compare_sys.c",
+     "if (n > LG_CMP_SYS_ROWS)", "if (0 && n > LG_CMP_SYS_ROWS)", "unit_compare_sys"),
     ("direct-skipped-with-direct-opens", "src/direct.c",
      "if (all || any_direct(use, wl->nslots))", "if (all)", "unit_direct"),
     # --- run set-up ---

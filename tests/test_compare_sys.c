@@ -261,6 +261,45 @@ static void test_missing(void **state)
 	lg_cmp_file_release(&nosecs);
 }
 
+/* More changed keys than rows shown: the keys on one side only, which rank last, are
+ * still named, on a line of their own. */
+static void test_one_sided_past_rows(void **state)
+{
+	struct lg_cmp_file b, o;
+	char base[2048], other[2048];
+	size_t lb, lo;
+	const char *text, *line;
+
+	(void)state;
+	lb = (size_t)snprintf(base, sizeof(base), "[{\"seconds\": 1, \"counters\": {");
+	lo = (size_t)snprintf(other, sizeof(other), "[{\"seconds\": 1, \"counters\": {");
+	for (int k = 0; k < LG_CMP_SYS_ROWS + 2; k++) {
+		lb += (size_t)snprintf(base + lb, sizeof(base) - lb, "\"k%02d\": 10, ", k);
+		lo += (size_t)snprintf(other + lo, sizeof(other) - lo, "\"k%02d\": %d, ", k,
+				       20 + k);
+	}
+	snprintf(base + lb, sizeof(base) - lb, "\"gone\": 3}, \"gauges\": {\"old\": 1}}]");
+	snprintf(other + lo, sizeof(other) - lo, "\"new\": 4}}]");
+	load(&b, base);
+	load(&o, other);
+	text = printed(&b, &o);
+	/* the heading, the rows shown, then the one-sided keys by name */
+	line = strstr(text, "    also on one side only: ");
+	assert_non_null(line);
+	assert_string_equal(line, "    also on one side only: gone/s, new/s, old\n");
+	assert_null(strstr(text, "n/a")); /* no room for them among the rows */
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+	/* with room for them, they are rows, and there is no such line */
+	load(&b, "[{\"seconds\": 1, \"counters\": {\"a\": 1, \"gone\": 2}}]");
+	load(&o, "[{\"seconds\": 1, \"counters\": {\"a\": 2}}]");
+	text = printed(&b, &o);
+	assert_non_null(strstr(text, "n/a  gone/s"));
+	assert_null(strstr(text, "one side only"));
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
 /* Only the first 1024 runs of a file are looked at, for their values and their keys. */
 static void test_many_runs(void **state)
 {
@@ -290,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_one_run),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_one_sided_past_rows),
 		cmocka_unit_test(test_many_runs),
 	};
 
