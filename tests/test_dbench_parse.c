@@ -80,7 +80,7 @@ static void test_split_in_place(void **state)
 {
 	const char line[] = "QUERY_PATH_INFORMATION \"\\clients\\client1\\~dmtmp\" 1004 "
 			    "NT_STATUS_OK\r\nClose 1";
-	const char *eol;
+	const char *inside = "a\"b c\"", *after = "\"a\"b", *eol;
 	struct lg_dbench_line l;
 
 	(void)state;
@@ -91,8 +91,10 @@ static void test_split_in_place(void **state)
 	assert_int_equal(l.len[1], 23);
 	assert_ptr_equal(l.tok[3], strstr(line, "NT_STATUS_OK"));
 	assert_ptr_equal(eol, strchr(line, '\n'));
-	assert_int_equal(lg_dbench_split("a\"b c\"", line + 7, &l, &eol), LG_DBENCH_SPLIT_COPY);
-	assert_int_equal(lg_dbench_split("\"a\"b", line + 4, &l, &eol), LG_DBENCH_SPLIT_COPY);
+	assert_int_equal(lg_dbench_split(inside, inside + strlen(inside), &l, &eol),
+			 LG_DBENCH_SPLIT_COPY);
+	assert_int_equal(lg_dbench_split(after, after + strlen(after), &l, &eol),
+			 LG_DBENCH_SPLIT_COPY);
 }
 
 /* Random lines of the bytes that matter: the in-place splitter gives what the copying

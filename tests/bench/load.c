@@ -33,7 +33,7 @@ static double user_ms(void)
 int main(int argc, char **argv)
 {
 	int repeats = argc > 2 ? atoi(argv[2]) : 10;
-	double total = 0, *ms;
+	double total = 0, *ms = NULL;
 	char err[1024], *text = NULL;
 	size_t len = 0;
 	int rc;
@@ -42,13 +42,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: lg_bench_load FILE [REPEATS]\n");
 		return 2;
 	}
-	if (!(ms = calloc((size_t)repeats, sizeof(*ms)))) {
-		fprintf(stderr, "lg_bench_load: out of memory\n");
-		return 2;
-	}
 	if ((rc = lg_loadfile_read(argv[1], &text, &len))) {
 		fprintf(stderr, "lg_bench_load: %s: %s\n", argv[1], lg_loadfile_strerror(rc));
 		return 2;
+	}
+	if (!(ms = calloc((size_t)repeats, sizeof(*ms)))) {
+		fprintf(stderr, "lg_bench_load: out of memory\n");
+		goto fail;
 	}
 	for (int i = 0; i < repeats; i++) {
 		struct lg_workload *wl = NULL;
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 
 		if (lg_loadfile_compile(argv[1], text, len, NULL, 0, 1, &wl, err, sizeof(err))) {
 			fprintf(stderr, "lg_bench_load: %s\n", err);
-			return 2;
+			goto fail;
 		}
 		t = user_ms() - t0;
 		total += t;
@@ -71,4 +71,8 @@ int main(int argc, char **argv)
 	free(ms);
 	free(text);
 	return 0;
+fail:
+	free(ms);
+	free(text);
+	return 2;
 }
