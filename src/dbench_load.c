@@ -196,8 +196,9 @@ static bool makes_dir(const struct lg_op *op)
 }
 
 /* Remember what relax_made_dirs needs of op, the run phase's op number at: the
- * directory it makes, or that its status says its path is missing (Find's path is the
- * directory it looks in, not what is missing). */
+ * directory it makes, and whether its status says its path is missing (Find's path is
+ * the directory it looks in, not what is missing). An open that makes a directory and
+ * expects ENOENT is both. */
 static int note_dirs(struct dctx *c, const struct lg_op *op, uint32_t at)
 {
 	if (makes_dir(op) && op->path != LG_NO_SLOT) {
@@ -212,7 +213,8 @@ static int note_dirs(struct dctx *c, const struct lg_op *op, uint32_t at)
 			c->nmade = n;
 		}
 		c->made[op->path] = 1;
-	} else if (op->expect == ENOENT && op->kind != LG_OP_FIND && op->path != LG_NO_SLOT) {
+	}
+	if (op->expect == ENOENT && op->kind != LG_OP_FIND && op->path != LG_NO_SLOT) {
 		if (c->nmissing == c->cap_missing) {
 			size_t n = c->cap_missing * 2 + 1024;
 			uint32_t *m = realloc(c->missing, n * sizeof(*m));
