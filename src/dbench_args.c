@@ -131,20 +131,28 @@ int lg_dbench_arg_find(struct dctx *c, const char *tok, size_t len, struct lg_op
 }
 
 /* Mark slot open or closed; grows the table to the workload's slots. */
+int lg_dbench_flags_room(struct dctx *c, uint8_t **a, size_t *n, size_t i, size_t want)
+{
+	size_t cap = (want > i ? want : i + 1) * 2;
+	uint8_t *g;
+
+	if (i < *n)
+		return 0;
+	if (!(g = realloc(*a, cap)))
+		return lg_dbench_nomem(c);
+	memset(g + *n, 0, cap - *n);
+	*a = g;
+	*n = cap;
+	return 0;
+}
+
 int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open)
 {
-	if (slot >= c->nopen) {
-		size_t n = c->wl->nslots > slot ? c->wl->nslots : slot + 1;
-		uint8_t *o = realloc(c->open, n * 2);
+	int rc = lg_dbench_flags_room(c, &c->open, &c->nopen, slot, c->wl->nslots);
 
-		if (!o)
-			return lg_dbench_nomem(c);
-		memset(o + c->nopen, 0, n * 2 - c->nopen);
-		c->open = o;
-		c->nopen = n * 2;
-	}
-	c->open[slot] = open;
-	return 0;
+	if (!rc)
+		c->open[slot] = open;
+	return rc;
 }
 
 /* A handle an op uses: it must be open at this point of the file. */

@@ -32,6 +32,7 @@ struct dctx {
 	uint64_t last_handle;    /* the handle of the last lookup (runs of ReadX use one) */
 	uint32_t last_slot;      /* and its slot; LG_NO_SLOT before the first */
 	int32_t types[32];       /* per specs[] entry: its type index + 1, 0 until known */
+	uint8_t most[32];        /* per specs[] entry: arguments it takes at most */
 	char path[LG_DBENCH_MAX_PATH + 1]; /* a converted path */
 	uint8_t *open;           /* per slot: 1 while the handle is open (owned) */
 	size_t nopen;            /* entries of open */
@@ -81,6 +82,9 @@ int lg_dbench_arg_handle(struct dctx *c, const char *tok, size_t len, uint32_t *
 /* The handle NTCreateX opens: its slot when bind (the open succeeds), else LG_NO_SLOT. */
 int lg_dbench_arg_open_handle(struct dctx *c, const char *tok, size_t len, bool bind,
 			      uint32_t *slot);
+/* Room for entry i in the zero-filled byte table *a of *n entries: past its end, it
+ * grows to twice the larger of i + 1 and want, zero-filled. 0 or -ENOMEM. */
+int lg_dbench_flags_room(struct dctx *c, uint8_t **a, size_t *n, size_t i, size_t want);
 /* Mark slot open or closed at this point of the file. */
 int lg_dbench_set_open(struct dctx *c, uint32_t slot, bool open);
 

@@ -45,7 +45,6 @@ struct dspec {
 	const char *args;   /* per argument before the status: p path, f find path,
 			       h handle in use, H handle opened, n number; those after
 			       a '|' may be left out */
-	unsigned most;      /* letters of args (without the '|'): arguments at most */
 	const char *usage;  /* the arguments, for messages */
 	build_fn build;     /* kind-specific fields from the numbers, or NULL */
 };
@@ -108,28 +107,29 @@ static int build_mkdir(struct dctx *c, struct lg_op *op, const uint64_t *num)
 }
 
 static const struct dspec specs[] = {
-	{ "NTCreateX", 9, 4, "NTCreateX", LG_OP_NTCREATE, "pnnH", 4, "PATH OPTIONS DISPOSITION FNUM",
+	{ "NTCreateX", 9, 4, "NTCreateX", LG_OP_NTCREATE, "pnnH", "PATH OPTIONS DISPOSITION FNUM",
 	  build_ntcreate },
-	{ "Close", 5, 1, "Close", LG_OP_CLOSE, "h", 1, "FNUM", NULL },
-	{ "Rename", 6, 2, "Rename", LG_OP_RENAME, "pp", 2, "OLDPATH NEWPATH", NULL },
-	{ "Unlink", 6, 1, "Unlink", LG_OP_UNLINK, "p|n", 2, "PATH [ATTRIBUTES]", NULL },
-	{ "Deltree", 7, 1, "Deltree", LG_OP_DELTREE, "p", 1, "PATH", NULL },
-	{ "Mkdir", 5, 1, "Mkdir", LG_OP_MKDIR, "p", 1, "PATH", build_mkdir },
-	{ "Rmdir", 5, 1, "Rmdir", LG_OP_RMDIR, "p", 1, "PATH", NULL },
-	{ "QUERY_PATH_INFORMATION", 22, 2, "Qpathinfo", LG_OP_STAT, "pn", 2, "PATH LEVEL", NULL },
-	{ "QUERY_FILE_INFORMATION", 22, 2, "Qfileinfo", LG_OP_FSTAT, "hn", 2, "FNUM LEVEL", NULL },
-	{ "QUERY_FS_INFORMATION", 20, 1, "Qfsinfo", LG_OP_STATFS, "n", 1, "LEVEL", NULL },
-	{ "SET_FILE_INFORMATION", 20, 2, "Sfileinfo", LG_OP_SETINFO, "hn", 2, "FNUM LEVEL", NULL },
-	{ "FIND_FIRST", 10, 4, "Find", LG_OP_FIND, "fnnn", 4, "PATH LEVEL MAXCOUNT COUNT", build_find },
-	{ "WriteX", 6, 4, "WriteX", LG_OP_WRITE, "hnnn", 4, "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "ReadX", 5, 4, "ReadX", LG_OP_READ, "hnnn", 4, "FNUM OFFSET SIZE RET_SIZE", build_rw },
-	{ "LockX", 5, 3, "LockX", LG_OP_LOCK, "hnn", 3, "FNUM OFFSET SIZE", build_lock },
-	{ "UnlockX", 7, 3, "UnlockX", LG_OP_UNLOCK, "hnn", 3, "FNUM OFFSET SIZE", build_lock },
-	{ "Flush", 5, 1, "Flush", LG_OP_FSYNC, "h", 1, "FNUM", NULL },
+	{ "Close", 5, 1, "Close", LG_OP_CLOSE, "h", "FNUM", NULL },
+	{ "Rename", 6, 2, "Rename", LG_OP_RENAME, "pp", "OLDPATH NEWPATH", NULL },
+	{ "Unlink", 6, 1, "Unlink", LG_OP_UNLINK, "p|n", "PATH [ATTRIBUTES]", NULL },
+	{ "Deltree", 7, 1, "Deltree", LG_OP_DELTREE, "p", "PATH", NULL },
+	{ "Mkdir", 5, 1, "Mkdir", LG_OP_MKDIR, "p", "PATH", build_mkdir },
+	{ "Rmdir", 5, 1, "Rmdir", LG_OP_RMDIR, "p", "PATH", NULL },
+	{ "QUERY_PATH_INFORMATION", 22, 2, "Qpathinfo", LG_OP_STAT, "pn", "PATH LEVEL", NULL },
+	{ "QUERY_FILE_INFORMATION", 22, 2, "Qfileinfo", LG_OP_FSTAT, "hn", "FNUM LEVEL", NULL },
+	{ "QUERY_FS_INFORMATION", 20, 1, "Qfsinfo", LG_OP_STATFS, "n", "LEVEL", NULL },
+	{ "SET_FILE_INFORMATION", 20, 2, "Sfileinfo", LG_OP_SETINFO, "hn", "FNUM LEVEL", NULL },
+	{ "FIND_FIRST", 10, 4, "Find", LG_OP_FIND, "fnnn", "PATH LEVEL MAXCOUNT COUNT", build_find },
+	{ "WriteX", 6, 4, "WriteX", LG_OP_WRITE, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "ReadX", 5, 4, "ReadX", LG_OP_READ, "hnnn", "FNUM OFFSET SIZE RET_SIZE", build_rw },
+	{ "LockX", 5, 3, "LockX", LG_OP_LOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
+	{ "UnlockX", 7, 3, "UnlockX", LG_OP_UNLOCK, "hnn", "FNUM OFFSET SIZE", build_lock },
+	{ "Flush", 5, 1, "Flush", LG_OP_FSYNC, "h", "FNUM", NULL },
 };
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
-_Static_assert(NSPECS <= sizeof(((struct dctx *)0)->types) / sizeof(int32_t),
-	       "dctx.types has an entry per spec");
+_Static_assert(NSPECS <= sizeof(((struct dctx *)0)->types) / sizeof(int32_t) &&
+	       NSPECS <= sizeof(((struct dctx *)0)->most),
+	       "dctx.types and dctx.most have an entry per spec");
 
 /* dbench's directives: lines without a status that steer the replay. */
 enum directive { D_LOOP, D_ENDLOOP, D_REPEAT, D_SLEEP, D_UNSUPPORTED, D_NONE };
@@ -202,16 +202,8 @@ static bool makes_dir(const struct lg_op *op)
 static int note_dirs(struct dctx *c, const struct lg_op *op, uint32_t at)
 {
 	if (makes_dir(op) && op->path != LG_NO_SLOT) {
-		if (op->path >= c->nmade) {
-			size_t n = (size_t)op->path * 2 + 64;
-			uint8_t *m = realloc(c->made, n);
-
-			if (!m)
-				return nomem(c);
-			memset(m + c->nmade, 0, n - c->nmade);
-			c->made = m;
-			c->nmade = n;
-		}
+		if (lg_dbench_flags_room(c, &c->made, &c->nmade, op->path, c->wl->npaths))
+			return -ENOMEM;
 		c->made[op->path] = 1;
 	}
 	if (op->expect == ENOENT && op->kind != LG_OP_FIND && op->path != LG_NO_SLOT) {
@@ -323,7 +315,7 @@ static int compile_op(struct dctx *c, const struct dspec *spec, unsigned n)
 {
 	const char *const *tok = c->fields.tok;
 	struct lg_op op = blank_op(c, spec->kind);
-	size_t want = spec->required, most = spec->most;
+	size_t want = spec->required, most = c->most[spec - specs];
 	uint64_t num[4] = { 0 };
 	bool ok = n >= 2 && c->fields.len[n - 1] == 12 &&
 		  !memcmp(tok[n - 1], "NT_STATUS_OK", 12); /* most lines */
@@ -543,6 +535,8 @@ int lg_dbench_load(const char *fname, const char *text, size_t len, unsigned cli
 	int rc;
 
 	(void)clients;
+	for (size_t i = 0; i < NSPECS; i++) /* the letters of args but the '|' */
+		c.most[i] = (uint8_t)(strlen(specs[i].args) - !!strchr(specs[i].args, '|'));
 	if (err && errlen)
 		err[0] = '\0';
 	if (lg_workload_create(&c.wl))
