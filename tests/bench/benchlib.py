@@ -20,6 +20,17 @@ class BenchError(Exception):
     """A measurement could not be taken: the message says which and why."""
 
 
+class Missing(BenchError):
+    """A program or file a measurement needs is not on this machine: its rows are skipped,
+    not failed."""
+
+
+def need(program, package=None):
+    """Raise Missing unless program is on PATH."""
+    if not shutil.which(program):
+        raise Missing(f"{program} is not installed (apt-get install {package or program})")
+
+
 class Proc:
     """A finished child: exit status, output, CPU seconds, wall seconds."""
 

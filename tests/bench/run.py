@@ -10,7 +10,8 @@ Run as root it mounts a 2 GiB tmpfs of its own and unmounts it at the end; other
 give --dir (a tmpfs, for figures comparable to the README's). Comparisons run as
 pairs, A then B, K times, and report the median of the K ratios. The last thing printed
 is one table with PASS/MISS per target. Exit status: 0 every target met, 1 some missed,
-2 a measurement failed (the table says which)."""
+2 a measurement failed (the table says which), 77 the rest met but a program or file some
+rows need is missing (fio, dbench, strace, valgrind): those rows say SKIP."""
 import argparse
 import os
 import resource
@@ -42,8 +43,11 @@ class Row:
         self.section, self.figure = section, figure
         self.loadgen, self.ref, self.ratio, self.target = loadgen, ref, ratio, target
         self.error = None
+        self.skipped = False
 
     def verdict(self):
+        if self.skipped:
+            return "SKIP"
         if self.error:
             return "ERROR"
         if not self.target or self.ratio is None:
@@ -90,6 +94,14 @@ class Bench:
               f"  ratio {fmt(row.ratio)}  {row.verdict()}", flush=True)
         return row
 
+    def part(self, section, measure):
+        """measure(); if it needs a program this machine lacks, a SKIP row says so and the
+        section goes on."""
+        try:
+            measure()
+        except benchlib.Missing as e:
+            self.add(skipped(section, e))
+
     def pairs(self, a, b):
         """Run a() then b(), K times; returns the lists of their values and the ratios
         b/a (loadgen is b)."""
@@ -128,7 +140,8 @@ class Bench:
     # 2. dbench 4.0 on its own client.txt, ops/s and user CPU per million ops.
     def dbench(self):
         if not os.path.exists(DBENCH_LOADFILE):
-            raise benchlib.BenchError(f"{DBENCH_LOADFILE} is missing (apt-get install dbench)")
+            raise benchlib.Missing(f"{DBENCH_LOADFILE} is missing (apt-get install dbench)")
+        benchlib.need("dbench")
         # dbench 4.0 warms up for t // 5 seconds and has no option to change it: give
         # loadgen the same, so both spend the same share of their CPU outside the count.
         warm = self.t // 5
@@ -171,16 +184,14 @@ class Bench:
             self.add(Row("dbench", f"  the same without the load, {n} clients",
                          median(x[2] for x in lg), median(x[1] for x in db),
                          median(b[2] / a[1] for a, b in zip(db, lg)), None))
-        if shutil.which("valgrind"):
-            self.dbench_instructions()
+        self.part("dbench", self.dbench_instructions)
         self.dbench_calls()  # last: a failure to trace keeps the rows above
 
     def dbench_calls(self):
         """Filesystem calls per op of both programs on one pass of client.txt's first
         SLICE_LINES lines, under strace (tests/integration/dbench_trace.py): the ops/s
         rows compare the same load only if these are equal."""
-        if not shutil.which("strace"):
-            raise benchlib.BenchError("strace is missing (apt-get install strace)")
+        benchlib.need("strace")
         work = tempfile.mkdtemp(dir=self.root, prefix="trace.")
         try:
             db, lg = dbench_trace.calls_per_op(self.loadgen, self.slice(work), work)
@@ -209,6 +220,7 @@ class Bench:
         and parses a line per op); loadgen's lg_client_main per op (its one-time load has
         the rows above: under valgrind, nettle's SHA-256 runs without the SHA
         instructions, so instructions would overstate it)."""
+        benchlib.need("valgrind")
         work = tempfile.mkdtemp(dir=self.root, prefix="callgrind.")
         try:
             path = self.slice(work)
@@ -246,6 +258,7 @@ class Bench:
 
     # 3. fio psync 4 KiB random writes and reads, a file per job.
     def fio(self):
+        benchlib.need("fio")
         mib = 64 if self.args.quick else 256
         yaml = os.path.join(BENCH, "randrw4k.yaml")
         for jobs in (1, 2):
@@ -362,12 +375,12 @@ class Bench:
                      median(b - a for a, b in zip(fl, lg)), None, None, None))
         self.add(Row("hotpath", "  the same per CPU-second",
                      median(b - a for a, b in zip(cf, cl)), None, None, None))
-        if shutil.which("valgrind"):
-            self.instructions()
+        self.part("hotpath", self.instructions)
 
     def instructions(self):
         """User-space instructions per op of a client's loop (callgrind), loadgen's
         stat1 against the floor's fstatat loop: exact, unlike times on a busy machine."""
+        benchlib.need("valgrind")
         work = benchlib.empty_dir(self.dir("callgrind"))
         p, fl_ir = benchlib.callgrind([self.floor_exe, "-m", "stat", "-t", "0.3", "-d", work,
                                        "1"], "run_stat", self.root, 300)
@@ -446,12 +459,20 @@ def parse_args():
     return a
 
 
+def skipped(section, why):
+    row = Row(section, "measurement skipped", None, None, None, None)
+    row.error, row.skipped = str(why), True
+    return row
+
+
 def run_sections(bench):
     failed = False
     for name in bench.args.only:
         print(f"{name}:", flush=True)
         try:
             getattr(bench, name)()
+        except benchlib.Missing as e:
+            bench.add(skipped(name, e))
         except (benchlib.BenchError, OSError, ValueError, KeyError) as e:
             failed = True
             row = Row(name, "measurement failed", None, None, None, None)
@@ -531,7 +552,8 @@ def main():
                 dict(vars(r), verdict=r.verdict()) for r in bench.rows]}, f, indent=1)
     if failed:
         sys.exit(2)
-    sys.exit(1 if any(r.verdict() == "MISS" for r in bench.rows) else 0)
+    verdicts = [r.verdict() for r in bench.rows]
+    sys.exit(1 if "MISS" in verdicts else 77 if "SKIP" in verdicts else 0)
 
 
 if __name__ == "__main__":

@@ -137,6 +137,19 @@ def test_workloads(tmp):
           "mix4k: 64 KiB written and read back per client")
 
 
+def test_missing(tmp):
+    """A section whose program is missing is skipped (exit 77, a SKIP row), not failed."""
+    empty = os.path.join(tmp, "nobin")
+    os.makedirs(empty, exist_ok=True)
+    p = subprocess.run([sys.executable, os.path.join(SOURCE, "tests", "bench", "run.py"),
+                        "--quick", "--only", "fio", "--dir", tmp, BUILD],
+                       env=dict(os.environ, PATH=empty), capture_output=True, text=True,
+                       timeout=60)
+    check(p.returncode == 77, f"run.py without fio exits 77 (got {p.returncode})")
+    check("SKIP" in p.stdout and "fio is not installed" in p.stdout,
+          "run.py without fio prints a SKIP row that names fio")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="lgbench-test.") as tmp:
         test_floor(tmp)
@@ -146,6 +159,7 @@ def main():
         test_callgrind_file(tmp)
         test_pss()
         test_workloads(tmp)
+        test_missing(tmp)
 
 
 if __name__ == "__main__":
