@@ -253,6 +253,8 @@ static void add_live(_Atomic uint64_t *v, uint64_t n)
 			      memory_order_relaxed);
 }
 
+#ifndef LG_BENCH_UNMEASURED
+
 /* Count a latency of histogram bucket `bucket` in the window of the current timeline
  * interval; a window is cleared by its client when it is reused for a new interval (see
  * window.h). */
@@ -355,6 +357,38 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 							  : (double)bytes / c->sh->rate);
 	record(c, op, got, bytes, end - (intended < start ? intended : start), end - start, end);
 }
+
+#else
+/* lg_bench_unmeasured, a benchmark build (tests/bench): the same ops with no clock read
+ * per op and nothing recorded but counts of ops, bytes and errors, so the benchmark can
+ * show what a client costs before it measures anything. The clock is read every 1024 ops for the
+ * deadline. */
+static _Thread_local uint64_t unmeasured_calls;
+
+static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		       bool paced)
+{
+	uint64_t bytes;
+	int got = lg_op_exec(c, op, call, &bytes);
+
+	(void)paced;
+	if ((++unmeasured_calls & 1023) == 0)
+		c->now_ns = lg_now_ns();
+	if (got < 0) {
+		skip(c, op, got);
+		return;
+	}
+	if (op->expect != LG_EXPECT_ANY && got != op->expect)
+		note_error(c, op, got);
+	add_live(&c->live->ops, 1);
+	if (c->recording) {
+		struct lg_type_stats *t = &c->stats->types[op->type];
+
+		t->count++;
+		*(op->kind == LG_OP_READ ? &t->bytes_read : &t->bytes_written) += bytes;
+	}
+}
+#endif
 
 /* Whether the client must leave the run phase now; switches recording on when the
  * measured phase begins (dropping what warm-up recorded). */

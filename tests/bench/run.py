@@ -64,6 +64,7 @@ class Bench:
         self.floor_exe = os.path.join(b, "tests", "bench", "lg_bench_floor")
         self.hist_exe = os.path.join(b, "tests", "bench", "lg_bench_hist")
         self.load_exe = os.path.join(b, "tests", "bench", "lg_bench_load")
+        self.unmeasured_exe = os.path.join(b, "tests", "bench", "lg_bench_unmeasured")
         self.rows, self.env, self.raw = [], None, {}
         self.t, self.warm = args.time, (1 if args.time >= 5 else 0)
 
@@ -73,18 +74,19 @@ class Bench:
     def timeout(self, secs=None):
         return 60 + 4 * (secs or self.t)
 
-    def lg(self, args, clients, secs=None, warm=None):
-        """loadgen for secs (default -t) after warm seconds of warm-up (default 1 s, none
-        for runs under 5 s); returns (its run's JSON, Proc)."""
+    def lg(self, args, clients, secs=None, warm=None, exe=None):
+        """loadgen (or exe, a build of it) for secs (default -t) after warm seconds of
+        warm-up (default 1 s, none for runs under 5 s); returns (its run's JSON, Proc)."""
         secs = secs or self.t
         warm = self.warm if warm is None else warm
         full = ["-t", str(secs), "--warmup", str(warm)] + args + [str(clients)]
-        doc, p = self.run_lg(full, self.timeout(secs + warm))
+        doc, p = self.run_lg(full, self.timeout(secs + warm), exe=exe)
         return doc["runs"][0], p
 
-    def run_lg(self, args, timeout, **kw):
+    def run_lg(self, args, timeout, exe=None, **kw):
         """loadgen with exactly these arguments; returns (JSON, Proc)."""
-        doc, p = benchlib.loadgen(self.loadgen, args, self.dir("loadgen"), timeout, **kw)
+        doc, p = benchlib.loadgen(exe or self.loadgen, args, self.dir("loadgen"), timeout,
+                                  **kw)
         self.env = self.env or doc.get("env")
         return doc, p
 
@@ -156,36 +158,48 @@ class Bench:
         self.raw["dbench_compile_user_ms"] = ms
         self.add(Row("dbench", "user CPU ms to compile client.txt", ms, 60, ms, ("<=", 60)))
         for n in (1, 2, 8, 48):
-            db, lg = [], []
-            procs = self.dbench_mode(n)
-
-            def one_db():
-                ops, p = benchlib.dbench(DBENCH_LOADFILE, n, self.t, self.dir("dbench"),
-                                         self.timeout(self.t + warm))
-                db.append((ops / self.t, p.utime / ops * 1e6))
-                return db[-1][0]
-
-            def one_lg():
-                run, p = self.lg(["-c", DBENCH_LOADFILE] + procs, n, warm=warm)
-                lg.append((run["ops_per_s"], p.utime / run["ops"] * 1e6,
-                           max(p.utime - load, 0) / run["ops"] * 1e6))
-                return lg[-1][0]
-
-            _, _, ratio = self.pairs(one_db, one_lg)
-            cpu = [b[1] / a[1] for a, b in zip(db, lg)]
-            self.raw[f"dbench_{n}"] = {"dbench": db, "loadgen": lg}
-            mode = " (processes)" if procs else ""
-            self.add(Row("dbench", f"client.txt ops/s, {n} clients{mode}",
-                         median(x[0] for x in lg), median(x[0] for x in db),
-                         median(ratio), (">=", 1.3)))
-            self.add(Row("dbench", f"user CPU s per Mop, {n} clients",
-                         median(x[1] for x in lg), median(x[1] for x in db),
-                         median(cpu), ("<=", 0.2)))
-            self.add(Row("dbench", f"  the same without the load, {n} clients",
-                         median(x[2] for x in lg), median(x[1] for x in db),
-                         median(b[2] / a[1] for a, b in zip(db, lg)), None))
+            self.dbench_clients(n, warm, load)
         self.part("dbench", self.dbench_instructions)
         self.dbench_calls()  # last: a failure to trace keeps the rows above
+
+    def dbench_clients(self, n, warm, load):
+        """dbench and loadgen in pairs with n clients, and after each loadgen run its build
+        that reads no clock per op and records nothing but counts (lg_bench_unmeasured):
+        what the same ops cost a client before it measures them."""
+        db, lg, um = [], [], []
+        procs = self.dbench_mode(n)
+
+        def one_db():
+            ops, p = benchlib.dbench(DBENCH_LOADFILE, n, self.t, self.dir("dbench"),
+                                     self.timeout(self.t + warm))
+            db.append((ops / self.t, p.utime / ops * 1e6))
+            return db[-1][0]
+
+        def one_lg():
+            run, p = self.lg(["-c", DBENCH_LOADFILE] + procs, n, warm=warm)
+            lg.append((run["ops_per_s"], p.utime / run["ops"] * 1e6,
+                       max(p.utime - load, 0) / run["ops"] * 1e6))
+            run, p = self.lg(["-c", DBENCH_LOADFILE] + procs, n, warm=warm,
+                             exe=self.unmeasured_exe)
+            um.append(p.utime / run["ops"] * 1e6)
+            return lg[-1][0]
+
+        _, _, ratio = self.pairs(one_db, one_lg)
+        cpu = [b[1] / a[1] for a, b in zip(db, lg)]
+        self.raw[f"dbench_{n}"] = {"dbench": db, "loadgen": lg, "unmeasured": um}
+        mode = " (processes)" if procs else ""
+        self.add(Row("dbench", f"client.txt ops/s, {n} clients{mode}",
+                     median(x[0] for x in lg), median(x[0] for x in db),
+                     median(ratio), (">=", 1.3)))
+        self.add(Row("dbench", f"user CPU s per Mop, {n} clients",
+                     median(x[1] for x in lg), median(x[1] for x in db),
+                     median(cpu), ("<=", 0.2)))
+        self.add(Row("dbench", f"  the same without the load, {n} clients",
+                     median(x[2] for x in lg), median(x[1] for x in db),
+                     median(b[2] / a[1] for a, b in zip(db, lg)), None))
+        self.add(Row("dbench", f"  unmeasured build (no clock, no record), {n} clients",
+                     median(um), median(x[1] for x in db),
+                     median(u / a[1] for a, u in zip(db, um)), None))
 
     def dbench_calls(self):
         """Filesystem calls per op of both programs on one pass of client.txt's first
@@ -522,7 +536,7 @@ def fail(message):
 def main():
     args = parse_args()
     for exe in ("loadgen", "tests/bench/lg_bench_floor", "tests/bench/lg_bench_hist",
-                "tests/bench/lg_bench_load"):
+                "tests/bench/lg_bench_load", "tests/bench/lg_bench_unmeasured"):
         if not os.access(os.path.join(args.build, exe), os.X_OK):
             fail(f"{args.build}/{exe} not found: build it first (cmake --build {args.build})")
     if not args.dir and os.geteuid() != 0:

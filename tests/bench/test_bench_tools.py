@@ -16,6 +16,7 @@ FLOOR = os.path.join(BUILD, "tests", "bench", "lg_bench_floor")
 HIST = os.path.join(BUILD, "tests", "bench", "lg_bench_hist")
 LOAD = os.path.join(BUILD, "tests", "bench", "lg_bench_load")
 LOADGEN = os.path.join(BUILD, "loadgen")
+UNMEASURED = os.path.join(BUILD, "tests", "bench", "lg_bench_unmeasured")
 
 DBENCH_OUT = """\
    2    108383   600.37 MB/sec  execute   2 sec  latency 5.199 ms
@@ -137,6 +138,21 @@ def test_workloads(tmp):
           "mix4k: 64 KiB written and read back per client")
 
 
+def test_unmeasured(tmp):
+    """The unmeasured build makes and counts the same ops as loadgen, and times none."""
+    yaml = os.path.join(SOURCE, "tests", "bench", "mix4k.yaml")
+    runs = [benchlib.loadgen(exe, ["--run-once", "-c", yaml, "2"], os.path.join(tmp, "lg"),
+                             60)[0]["runs"][0] for exe in (LOADGEN, UNMEASURED)]
+    for key in ("ops", "errors", "bytes_written", "bytes_read"):
+        check(runs[0][key] == runs[1][key], f"unmeasured build: the same {key} "
+              f"({runs[1][key]}, loadgen {runs[0][key]})")
+    counts = {k: v["count"] for k, v in runs[1]["ops_by_type"].items()}
+    check(counts == {k: v["count"] for k, v in runs[0]["ops_by_type"].items()},
+          "unmeasured build: the same ops of each type")
+    check(all(v["latency_ns"]["max"] == 0 for v in runs[1]["ops_by_type"].values()),
+          "unmeasured build: no latency recorded")
+
+
 def test_missing(tmp):
     """A section whose program is missing is skipped (exit 77, a SKIP row), not failed."""
     empty = os.path.join(tmp, "nobin")
@@ -159,6 +175,7 @@ def main():
         test_callgrind_file(tmp)
         test_pss()
         test_workloads(tmp)
+        test_unmeasured(tmp)
         test_missing(tmp)
 
 
