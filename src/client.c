@@ -253,6 +253,13 @@ static void add_live(_Atomic uint64_t *v, uint64_t n)
 			      memory_order_relaxed);
 }
 
+/* Note op's result got if it is not the one expected. */
+static void check_expect(struct lg_client *c, const struct lg_op *op, int got)
+{
+	if (op->expect != LG_EXPECT_ANY && got != op->expect)
+		note_error(c, op, got);
+}
+
 #ifndef LG_BENCH_UNMEASURED
 
 /* Count a latency of histogram bucket `bucket` in the window of the current timeline
@@ -294,8 +301,7 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 	struct lg_live *l = c->live;
 	bool rd = op->kind == LG_OP_READ;
 
-	if (op->expect != LG_EXPECT_ANY && got != op->expect)
-		note_error(c, op, got);
+	check_expect(c, op, got);
 	add_live(&l->ops, 1);
 	add_live(rd ? &l->bytes_read : &l->bytes_written, bytes);
 	if (lat > atomic_load_explicit(&l->window_max, memory_order_relaxed))
@@ -378,8 +384,7 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 		skip(c, op, got);
 		return;
 	}
-	if (op->expect != LG_EXPECT_ANY && got != op->expect)
-		note_error(c, op, got);
+	check_expect(c, op, got);
 	add_live(&c->live->ops, 1);
 	if (c->recording) {
 		struct lg_type_stats *t = &c->stats->types[op->type];
