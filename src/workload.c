@@ -191,14 +191,16 @@ int lg_workload_add_alt(struct lg_workload *wl, uint64_t cum_weight, uint32_t ta
 	return 0;
 }
 
-/* FNV-1a: simple, and good enough for path and label strings. */
+/* FNV-1a, then a multiply that spreads every bit upwards: index_find takes the bucket
+ * from bits 32 and up, which FNV-1a alone barely varies for names that differ in their
+ * last characters (slot names "10081", "10082", ...: long runs of probes). */
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * UINT64_C(0x100000001b3);
-	return h;
+	return (h ^ (h >> 32)) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 /* The bucket holding s (hash h), or the empty bucket where it would go. ix must not be

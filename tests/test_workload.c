@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -91,6 +92,34 @@ static void test_builders(void **state)
 }
 
 /* Columns noted for some ops only: the others, and ops past the last noted, have 0. */
+/* Many slot names that differ only in their last digits (as dbench's handles do),
+ * across several rebuilds of the index: each is found at the index it got, once. */
+static void test_slot_index(void **state)
+{
+	struct lg_workload *wl = NULL;
+	char name[16];
+	uint32_t idx;
+
+	(void)state;
+	assert_int_equal(lg_workload_create(&wl), 0);
+	for (uint32_t i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "%u", 10000 + i);
+		assert_int_equal(lg_workload_slot(wl, name, &idx), 0);
+		assert_int_equal(idx, i);
+	}
+	for (uint32_t i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "%u", 10000 + i);
+		assert_int_equal(lg_workload_find_slot(wl, name, &idx), 0);
+		assert_int_equal(idx, i);
+		assert_int_equal(lg_workload_slot(wl, name, &idx), 0);
+		assert_int_equal(idx, i);
+		snprintf(name, sizeof(name), "%u", 20000 + i);
+		assert_int_equal(lg_workload_find_slot(wl, name, &idx), -ENOENT);
+	}
+	assert_int_equal(wl->nslots, 5000);
+	lg_workload_destroy(wl);
+}
+
 static void test_cols(void **state)
 {
 	struct lg_workload *wl;
@@ -131,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_path_check_rejects),
 		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test(test_builders),
+		cmocka_unit_test(test_slot_index),
 		cmocka_unit_test(test_cols),
 		cmocka_unit_test(test_sha256),
 	};
