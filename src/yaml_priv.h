@@ -72,6 +72,7 @@ struct lg_yparam {
 
 #define LG_YLABEL_MEMO 32 /* entries of lg_yctx.labels */
 #define LG_YOPS_MAX 32    /* entries of yaml_steps.c's op table, at most */
+#define LG_YSPEC_INDEX 64 /* entries of lg_yctx.spec_index (a power of 2, > LG_YOPS_MAX) */
 
 /* State of one load. */
 struct lg_yctx {
@@ -100,6 +101,9 @@ struct lg_yctx {
 					   its label from the top-level 'labels', or NULL */
 	uint32_t default_type[LG_YOPS_MAX]; /* per op: the type of its steps without a
 					   label, + 1 (0: not looked up yet) */
+	uint8_t spec_index[LG_YSPEC_INDEX]; /* yaml_steps.c's op table by name, hashed:
+					   index + 1 (0: empty) */
+	bool spec_indexed;              /* spec_index is built */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
 		char name[24];          /* the label ("": none; longer ones not kept) */
 		uint16_t type;          /* its index in wl->types */
@@ -304,6 +308,18 @@ int lg_ypath_var(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
  * (past the limits of file sets) or -ENOMEM. */
 int lg_ypath_set(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		 const char *s, uint16_t var, uint32_t *index);
+
+/* The file ops of yaml_steps.c's table (yaml_fill.c): v holds the values of the op's
+ * keys in the table's order, NULL for those not given; 0 or -EINVAL (message in c). */
+int lg_yfill_open(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_create(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_file(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_syncfs(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_path(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_named(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_sleep(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 
 /* read, write: file, size, offset, range, align, base, count; sync_file_range: ...,
  * flags; fadvise: ..., advice (yaml_io.c). */

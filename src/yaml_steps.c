@@ -10,7 +10,6 @@
 #include "loadgen/suggest.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +24,8 @@ struct op_spec {
 	enum lg_op_kind kind;
 	bool shorthand;                   /* a scalar value stands for keys[0] */
 	unsigned required;                /* bit i: keys[i] must be given */
-	const char *keys[MAX_KEYS + 1];   /* accepted keys besides expect and label */
+	size_t nk;                        /* the op's own keys, first in keys */
+	const char *keys[MAX_KEYS + 3];   /* accepted keys: its own, expect, label, NULL */
 	fill_fn fill;
 };
 
@@ -38,138 +38,52 @@ static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
 	};
 }
 
-/* Shared by open and create; base holds the flags the op implies. */
-static int fill_open_flags(struct lg_yctx *c, const struct lg_ynode *const *v,
-			   struct lg_op *op, int base)
-{
-	unsigned seen = 0, access;
-	int rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
-
-	if (!rc)
-		rc = lg_yslot_bind(c, v[1], "as", &op->slot);
-	if (!rc && v[2])
-		rc = lg_yflag_set(c, v[2], "flag", lg_yopen_flags, &seen);
-	if (rc)
-		return rc;
-	access = seen >> LG_YOPEN_ACCESS_FIRST;
-	if (access & (access - 1))
-		return lg_yfail(c, v[2], "flags read, write and rdwr exclude each other");
-	op->flags = base | lg_yflag_value(lg_yopen_flags, seen) | (access ? 0 : O_RDWR);
-	if ((op->flags & O_EXCL) && !(op->flags & O_CREAT))
-		return lg_yfail(c, v[2], "flag 'exclusive' needs 'create'");
-	return 0;
-}
-
-static int fill_open(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return fill_open_flags(c, v, op, 0);
-}
-
-static int fill_create(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return fill_open_flags(c, v, op, O_CREAT);
-}
-
-static int fill_file(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return lg_yslot_use(c, v[0], "file", &op->slot);
-}
-
-static int fill_syncfs(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return v[0] ? lg_yslot_use(c, v[0], "file", &op->slot) : 0;
-}
-
-/* 'resolve: true' (n may be NULL: false): dbench's name resolution before the call,
- * as an imported dbench loadfile has it (LG_OP_RESOLVE, ops_dbench.c). */
-static int fill_resolve(struct lg_yctx *c, const struct lg_ynode *n, struct lg_op *op)
-{
-	const char *s;
-	int rc = n ? lg_ystring(c, n, "resolve", false, &s) : 0;
-
-	if (rc || !n)
-		return rc;
-	if (!strcmp(s, "true") || !strcmp(s, "yes"))
-		op->flags |= LG_OP_RESOLVE;
-	else if (strcmp(s, "false") && strcmp(s, "no"))
-		return lg_yfail(c, n, "bad boolean '%s' for 'resolve' (expected true, false, "
-				"yes or no)", s);
-	return 0;
-}
-
-static int fill_path(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return lg_ypath(c, v[0], "path", &op->path, &op->var);
-}
-
-/* unlink, mkdir, rmdir, stat: a path, and whether dbench's resolution comes first. */
-static int fill_named(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	int rc = lg_ypath(c, v[0], "path", &op->path, &op->var);
-
-	return rc ? rc : fill_resolve(c, v[1], op);
-}
-
-static int fill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	int rc = lg_ypath(c, v[0], "from", &op->path, &op->var);
-
-	if (!rc)
-		rc = lg_ypath(c, v[1], "to", &op->path2, &op->var2);
-	return rc ? rc : fill_resolve(c, v[2], op);
-}
-
-static int fill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
-
-	return rc ? rc : lg_ysize(c, v[1], "size", &op->size);
-}
-
-static int fill_sleep(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
-{
-	return lg_yduration(c, v[0], "duration", &op->size);
-}
-
-#define FILE_KEYS { "file" }
-#define PATH_KEYS { "path" }
-#define NAMED_KEYS { "path", "resolve" }
-#define RANGE_KEYS(last) { "file", "size", "offset", "range", "align", "base", last }
+/* The keys of an op: its own, then the two every op takes (one array: a step looks its
+ * keys up in it without building a list each time). */
+#define KEYS(...) .nk = sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *), \
+		  .keys = { __VA_ARGS__, "expect", "label" }
+#define NO_KEYS .nk = 0, .keys = { "expect", "label" }
+#define FILE_KEYS KEYS("file")
+#define PATH_KEYS KEYS("path")
+#define NAMED_KEYS KEYS("path", "resolve")
+#define RANGE_KEYS(last) KEYS("file", "size", "offset", "range", "align", "base", last)
 
 static const struct op_spec op_specs[] = {
-	{ "open", LG_OP_OPEN, false, 0x3, { "path", "as", "flags" }, fill_open },
-	{ "create", LG_OP_OPEN, false, 0x3, { "path", "as", "flags" }, fill_create },
-	{ "close", LG_OP_CLOSE, true, 0x1, FILE_KEYS, fill_file },
+	{ "open", LG_OP_OPEN, false, 0x3, KEYS("path", "as", "flags"), lg_yfill_open },
+	{ "create", LG_OP_OPEN, false, 0x3, KEYS("path", "as", "flags"), lg_yfill_create },
+	{ "close", LG_OP_CLOSE, true, 0x1, FILE_KEYS, lg_yfill_file },
 	{ "write", LG_OP_WRITE, false, 0x3, RANGE_KEYS("count"), lg_yfill_io },
 	{ "read", LG_OP_READ, false, 0x3, RANGE_KEYS("count"), lg_yfill_io },
-	{ "fsync", LG_OP_FSYNC, true, 0x1, FILE_KEYS, fill_file },
-	{ "fdatasync", LG_OP_FDATASYNC, true, 0x1, FILE_KEYS, fill_file },
-	{ "unlink", LG_OP_UNLINK, true, 0x1, NAMED_KEYS, fill_named },
-	{ "mkdir", LG_OP_MKDIR, true, 0x1, NAMED_KEYS, fill_named },
-	{ "rmdir", LG_OP_RMDIR, true, 0x1, NAMED_KEYS, fill_named },
-	{ "rename", LG_OP_RENAME, false, 0x3, { "from", "to", "resolve" }, fill_rename },
-	{ "stat", LG_OP_STAT, true, 0x1, NAMED_KEYS, fill_named },
-	{ "fstat", LG_OP_FSTAT, true, 0x1, FILE_KEYS, fill_file },
-	{ "truncate", LG_OP_TRUNCATE, false, 0x3, { "file", "size" }, fill_truncate },
-	{ "readdir", LG_OP_READDIR, true, 0x1, PATH_KEYS, fill_path },
+	{ "fsync", LG_OP_FSYNC, true, 0x1, FILE_KEYS, lg_yfill_file },
+	{ "fdatasync", LG_OP_FDATASYNC, true, 0x1, FILE_KEYS, lg_yfill_file },
+	{ "unlink", LG_OP_UNLINK, true, 0x1, NAMED_KEYS, lg_yfill_named },
+	{ "mkdir", LG_OP_MKDIR, true, 0x1, NAMED_KEYS, lg_yfill_named },
+	{ "rmdir", LG_OP_RMDIR, true, 0x1, NAMED_KEYS, lg_yfill_named },
+	{ "rename", LG_OP_RENAME, false, 0x3, KEYS("from", "to", "resolve"), lg_yfill_rename },
+	{ "stat", LG_OP_STAT, true, 0x1, NAMED_KEYS, lg_yfill_named },
+	{ "fstat", LG_OP_FSTAT, true, 0x1, FILE_KEYS, lg_yfill_file },
+	{ "truncate", LG_OP_TRUNCATE, false, 0x3, KEYS("file", "size"), lg_yfill_truncate },
+	{ "readdir", LG_OP_READDIR, true, 0x1, PATH_KEYS, lg_yfill_path },
 	{ "sync_file_range", LG_OP_SYNC_FILE_RANGE, true, 0x1, RANGE_KEYS("flags"), lg_yfill_sfr },
 	{ "fadvise", LG_OP_FADVISE, false, 0x41, RANGE_KEYS("advice"), lg_yfill_fadvise },
-	{ "syncfs", LG_OP_SYNCFS, true, 0x0, FILE_KEYS, fill_syncfs },
-	{ "sleep", LG_OP_SLEEP, true, 0x1, { "duration" }, fill_sleep },
+	{ "syncfs", LG_OP_SYNCFS, true, 0x0, FILE_KEYS, lg_yfill_syncfs },
+	{ "sleep", LG_OP_SLEEP, true, 0x1, KEYS("duration"), lg_yfill_sleep },
 	/* dbench's ops (yaml_dbench.c) */
-	{ "ntcreate", LG_OP_NTCREATE, false, 0x1, { "path", "as", "flags" }, lg_yfill_ntcreate },
-	{ "deltree", LG_OP_DELTREE, true, 0x1, PATH_KEYS, fill_path },
-	{ "statfs", LG_OP_STATFS, false, 0x0, { NULL }, lg_yfill_none },
-	{ "setinfo", LG_OP_SETINFO, true, 0x1, FILE_KEYS, fill_file },
-	{ "find", LG_OP_FIND, true, 0x1, { "path", "max" }, lg_yfill_find },
-	{ "lock", LG_OP_LOCK, false, 0x1, { "file", "offset", "size" }, lg_yfill_lock },
-	{ "unlock", LG_OP_UNLOCK, false, 0x1, { "file", "offset", "size" }, lg_yfill_lock },
+	{ "ntcreate", LG_OP_NTCREATE, false, 0x1, KEYS("path", "as", "flags"), lg_yfill_ntcreate },
+	{ "deltree", LG_OP_DELTREE, true, 0x1, PATH_KEYS, lg_yfill_path },
+	{ "statfs", LG_OP_STATFS, false, 0x0, NO_KEYS, lg_yfill_none },
+	{ "setinfo", LG_OP_SETINFO, true, 0x1, FILE_KEYS, lg_yfill_file },
+	{ "find", LG_OP_FIND, true, 0x1, KEYS("path", "max"), lg_yfill_find },
+	{ "lock", LG_OP_LOCK, false, 0x1, KEYS("file", "offset", "size"), lg_yfill_lock },
+	{ "unlock", LG_OP_UNLOCK, false, 0x1, KEYS("file", "offset", "size"), lg_yfill_lock },
 };
 
 /* Fill v from the op's value: a mapping of arguments, a scalar for keys[0], or null. */
 static int op_args(struct lg_yctx *c, const struct op_spec *spec, const struct lg_ynode *val,
-		   const char *const *keys, const struct lg_ynode **v)
+		   const struct lg_ynode **v)
 {
+	const char *const *keys = spec->keys;
+
 	for (size_t i = 0; keys[i]; i++)
 		v[i] = NULL;
 	if (val->kind == LG_YMAP)
@@ -190,21 +104,6 @@ static int op_args(struct lg_yctx *c, const struct op_spec *spec, const struct l
 static int add(struct lg_yctx *c, const struct lg_op *op, uint32_t *index)
 {
 	return lg_workload_add_op(c->wl, c->phase, op, index) ? lg_ynomem(c) : 0;
-}
-
-/* The keys an op takes: its own (nk of them), then expect and label; NULL-terminated. */
-static size_t spec_keys(const struct op_spec *spec, const char **keys)
-{
-	size_t nk = 0;
-
-	while (nk < MAX_KEYS && spec->keys[nk]) {
-		keys[nk] = spec->keys[nk];
-		nk++;
-	}
-	keys[nk] = "expect";
-	keys[nk + 1] = "label";
-	keys[nk + 2] = NULL;
-	return nk;
 }
 
 /* The stats row of a step of spec named by key: its label n, else its op's from the
@@ -228,11 +127,12 @@ static int op_label(struct lg_yctx *c, const struct op_spec *spec, const struct 
 	return rc;
 }
 
-/* The op of the step named by key, from its arguments v (as spec_keys orders them). */
+/* The op of the step named by key, from its arguments v (in the order of spec->keys). */
 static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
-			const struct lg_ynode *key, const struct lg_ynode *const *v, size_t nk)
+			const struct lg_ynode *key, const struct lg_ynode *const *v)
 {
 	struct lg_op op = blank_op(spec->kind, line);
+	size_t nk = spec->nk;
 	int rc;
 
 	for (size_t i = 0; i < nk; i++)
@@ -250,13 +150,11 @@ static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t 
 static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
 		      const struct lg_ynode *key, const struct lg_ynode *val)
 {
-	const char *keys[MAX_KEYS + 3];
 	const struct lg_ynode *v[MAX_KEYS + 3];
-	size_t nk = spec_keys(spec, keys);
-	int rc = op_args(c, spec, val, keys, v);
+	int rc = op_args(c, spec, val, v);
 
 	if (!rc)
-		rc = compile_args(c, spec, line, key, v, nk);
+		rc = compile_args(c, spec, line, key, v);
 	/* a step read as a tree may share its line with others (flow lists); a flat one
 	 * (step_flat) is alone on its line, which is all a message needs */
 	if (!rc && lg_workload_set_col(c->wl, c->phase, c->wl->nops[c->phase] - 1,
@@ -472,18 +370,46 @@ static bool same_word(const char *word, const char *s, size_t len)
 	return i == len && word[i] == '\0';
 }
 
-/* The spec of op name (len bytes), or NULL (repeat, choose, pick, or unknown). */
-static const struct op_spec *find_spec_len(const char *name, size_t len)
+/* Where op name (len > 0 bytes) is looked for first in c->spec_index. */
+static size_t spec_hash(const char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++)
-		if (name[0] == op_specs[i].name[0] && same_word(op_specs[i].name, name, len))
-			return &op_specs[i];
+	return ((unsigned char)name[0] * 31u + (unsigned char)name[len - 1] + len) %
+	       LG_YSPEC_INDEX;
+}
+
+/* Every op of op_specs[] into c->spec_index, each at the first free entry from its hash
+ * on: a step's op is then found in a probe or two rather than by trying each op. */
+static void spec_index_build(struct lg_yctx *c)
+{
+	for (size_t i = 0; i < sizeof(op_specs) / sizeof(op_specs[0]); i++) {
+		size_t h = spec_hash(op_specs[i].name, strlen(op_specs[i].name));
+
+		while (c->spec_index[h])
+			h = (h + 1) % LG_YSPEC_INDEX;
+		c->spec_index[h] = (uint8_t)(i + 1);
+	}
+	c->spec_indexed = true;
+}
+
+/* The spec of op name (len bytes), or NULL (repeat, choose, pick, or unknown). */
+static const struct op_spec *find_spec_len(struct lg_yctx *c, const char *name, size_t len)
+{
+	if (!c->spec_indexed)
+		spec_index_build(c);
+	if (len == 0)
+		return NULL;
+	for (size_t h = spec_hash(name, len); c->spec_index[h]; h = (h + 1) % LG_YSPEC_INDEX) {
+		const struct op_spec *spec = &op_specs[c->spec_index[h] - 1];
+
+		if (same_word(spec->name, name, len))
+			return spec;
+	}
 	return NULL;
 }
 
-static const struct op_spec *find_spec(const char *name)
+static const struct op_spec *find_spec(struct lg_yctx *c, const char *name)
 {
-	return find_spec_len(name, strlen(name));
+	return find_spec_len(c, name, strlen(name));
 }
 
 /* A step read flat (lg_yflat): its keys are matched here, without a tree. Anything the
@@ -491,30 +417,30 @@ static const struct op_spec *find_spec(const char *name)
  * pick, an unknown op) is declined with -EAGAIN before anything is compiled. */
 static int step_flat(struct lg_yctx *c, const struct lg_yflat *s)
 {
-	const struct op_spec *spec = find_spec_len(s->op->text, s->op_len);
-	const char *keys[MAX_KEYS + 3];
+	const struct op_spec *spec = find_spec_len(c, s->op->text, s->op_len);
 	const struct lg_ynode *v[MAX_KEYS + 3] = { NULL };
 	size_t nk;
 
 	if (!spec)
 		return -EAGAIN;
-	nk = spec_keys(spec, keys);
+	nk = spec->nk;
 	for (size_t i = 0, j = 0; i < s->n; i++) { /* keys mostly come in spec order: */
 		const struct lg_yflat_pair *kv = &s->kv[i];  /* look from the last one on */
 		size_t tried = 0;
 
-		for (; tried < nk + 2 && !same_word(keys[j], kv->key, kv->len); tried++)
+		for (; tried < nk + 2 && !same_word(spec->keys[j], kv->key, kv->len); tried++)
 			j = j + 1 < nk + 2 ? j + 1 : 0;
 		if (tried == nk + 2 || v[j])
 			return -EAGAIN;
 		v[j] = kv->val;
 	}
-	return compile_args(c, spec, s->op->line + 1, s->op, v, nk);
+	return compile_args(c, spec, s->op->line + 1, s->op, v);
 }
 
 int lg_ylabels(struct lg_yctx *c, const struct lg_ynode *map)
 {
-	_Static_assert(sizeof(op_specs) / sizeof(op_specs[0]) <= LG_YOPS_MAX, "LG_YOPS_MAX");
+	_Static_assert(sizeof(op_specs) / sizeof(op_specs[0]) <= LG_YOPS_MAX &&
+		       LG_YOPS_MAX < LG_YSPEC_INDEX, "LG_YOPS_MAX");
 	if (!map || lg_yis_null(map))
 		return 0;
 	if (map->kind != LG_YMAP)
@@ -522,7 +448,7 @@ int lg_ylabels(struct lg_yctx *c, const struct lg_ynode *map)
 				lg_ykind_name(map));
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
 		const struct lg_ynode *k = map->items[i], *v = map->items[i + 1];
-		const struct op_spec *spec = find_spec(k->text);
+		const struct op_spec *spec = find_spec(c, k->text);
 
 		if (!spec && (!strcmp(k->text, "repeat") || !strcmp(k->text, "choose") ||
 			      !strcmp(k->text, "pick")))
@@ -570,7 +496,7 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return compile_choose(c, line, val);
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
-	return find_spec(key->text) ? compile_op(c, find_spec(key->text), line, key, val)
+	return find_spec(c, key->text) ? compile_op(c, find_spec(c, key->text), line, key, val)
 				    : unknown_op(c, key);
 }
 

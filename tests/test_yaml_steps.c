@@ -153,6 +153,66 @@ static void test_errors(void **state)
 			 -EINVAL);
 }
 
+/* Every op of the table by its name, written flat ("NAME: {...}", looked up by
+ * step_flat) and as a tree ("- {NAME: ...}"), and names that are nearly an op's. */
+static void test_op_names(void **state)
+{
+	static const char yaml[] = "run:\n"
+		"  - create: {path: f, as: f}\n"
+		"  - open: {path: f, as: g}\n"
+		"  - close: {file: g}\n"
+		"  - write: {file: f, size: 1}\n"
+		"  - read: {file: f, size: 1}\n"
+		"  - fsync: {file: f}\n"
+		"  - fdatasync: {file: f}\n"
+		"  - unlink: {path: x}\n"
+		"  - mkdir: {path: d}\n"
+		"  - rmdir: {path: d}\n"
+		"  - rename: {from: a, to: b}\n"
+		"  - stat: {path: a}\n"
+		"  - fstat: {file: f}\n"
+		"  - truncate: {file: f, size: 1}\n"
+		"  - readdir: {path: d}\n"
+		"  - sync_file_range: {file: f}\n"
+		"  - fadvise: {file: f, advice: normal}\n"
+		"  - syncfs: {}\n"
+		"  - sleep: {duration: 1ms}\n"
+		"  - ntcreate: {path: n, as: n}\n"
+		"  - deltree: {path: d}\n"
+		"  - statfs: {}\n"
+		"  - setinfo: {file: f}\n"
+		"  - find: {path: d}\n"
+		"  - lock: {file: f}\n"
+		"  - unlock: {file: f}\n"
+		"  - {stat: a}\n"
+		"  - {statfs: ~}\n";
+	static const enum lg_op_kind kinds[] = {
+		LG_OP_OPEN, LG_OP_OPEN, LG_OP_CLOSE, LG_OP_WRITE, LG_OP_READ, LG_OP_FSYNC,
+		LG_OP_FDATASYNC, LG_OP_UNLINK, LG_OP_MKDIR, LG_OP_RMDIR, LG_OP_RENAME,
+		LG_OP_STAT, LG_OP_FSTAT, LG_OP_TRUNCATE, LG_OP_READDIR, LG_OP_SYNC_FILE_RANGE,
+		LG_OP_FADVISE, LG_OP_SYNCFS, LG_OP_SLEEP, LG_OP_NTCREATE, LG_OP_DELTREE,
+		LG_OP_STATFS, LG_OP_SETINFO, LG_OP_FIND, LG_OP_LOCK, LG_OP_UNLOCK, LG_OP_STAT,
+		LG_OP_STATFS,
+	};
+	static const char *const near[] = { "rea", "reads", "fsyn", "statf", "\"\"", "s",
+					    "ntcreat", "unlocks", "lockk", "truncatE" };
+	struct lg_workload *wl = load(yaml);
+	char bad[64];
+
+	(void)state;
+	assert_int_equal(wl->nops[LG_PHASE_RUN], sizeof(kinds) / sizeof(kinds[0]));
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		assert_int_equal(OP(wl, i)->kind, kinds[i]);
+	assert_int_equal(OP(wl, 0)->flags & O_CREAT, O_CREAT);
+	assert_int_equal(OP(wl, 1)->flags & O_CREAT, 0);
+	lg_workload_destroy(wl);
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
+		snprintf(bad, sizeof(bad), "run:\n  - %s: {path: a}\n", near[i]);
+		assert_int_equal(load_fails(bad), -EINVAL);
+		assert_non_null(strstr(err, "t.yaml:2:5: unknown op"));
+	}
+}
+
 /* Row name of op i of the run phase. */
 static const char *row(const struct lg_workload *wl, size_t i)
 {
@@ -302,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_io_fields),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_op_names),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_errors),
