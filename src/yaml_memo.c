@@ -11,14 +11,16 @@
  * compiles in full and fails with its message.
  *
  * The memo is a cache of the lines seen last rather than a table of all: MEMO_LINES
- * entries, each holding a line's 128-bit XXH3 hash and length and a copy of its op, at
- * the place the hash picks (a newer line takes the place of an older one). Lines repeat
+ * entries, each holding where a line is in the loaded text, its length and 64-bit XXH3
+ * hash and a copy of its op, at the place the hash picks (a newer line takes the place
+ * of an older one). Lines repeat
  * mostly within a few thousand lines of each other, so it replays nearly as many steps
  * as a table of every line would, while staying small enough for the processor's
  * cache: a table of half a million lines, and the ops it points to, missed the cache on
- * every lookup and cost more than it saved. Two lines are taken as the same when hash
- * and length agree, as content-addressed caches (ccache, git) do: for the half million
- * lines of the biggest loadfile, two different ones agree with a chance near 1e-28. A
+ * every lookup and cost more than it saved. Two lines are the same when their texts are:
+ * the hash only picks the place and spares the comparison of most lines that differ
+ * (a 64-bit hash costs half what a 128-bit one, strong enough to go without comparing,
+ * did; a line replayed is mostly a few thousand lines back, still in the cache). A
  * step that compiled to no op or to several (a 'when' that is false, a repeat, a
  * choose, a pick) is not kept. */
 #include "yaml_priv.h"
@@ -33,7 +35,7 @@
 
 /* One line seen. */
 struct memo_entry {
-	struct lg_ymemo_key key; /* its hash and length (len 0: an empty entry) */
+	struct lg_ymemo_key key; /* its text, length and hash (len 0: an empty entry) */
 	struct lg_op op;         /* the op it compiled to (line aside) */
 };
 
@@ -60,14 +62,12 @@ void lg_ymemo_destroy(struct lg_ymemo *m)
 
 void lg_ymemo_key(const char *s, size_t len, struct lg_ymemo_key *k)
 {
-	XXH128_hash_t h = XXH3_128bits(s, len);
-
-	*k = (struct lg_ymemo_key){ .lo = h.low64, .hi = h.high64, .len = len + 1 };
+	*k = (struct lg_ymemo_key){ .line = s, .len = len + 1, .hash = XXH3_64bits(s, len) };
 }
 
 static struct memo_entry *entry_of(struct lg_ymemo *m, const struct lg_ymemo_key *k)
 {
-	return &m->tab[k->hi & (MEMO_LINES - 1)];
+	return &m->tab[k->hash & (MEMO_LINES - 1)];
 }
 
 int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo_key *k,
@@ -77,8 +77,8 @@ int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo
 	struct lg_op op;
 	bool open = false;
 
-	if (c->phase != m->phase || e->key.len != k->len || e->key.lo != k->lo ||
-	    e->key.hi != k->hi)
+	if (c->phase != m->phase || e->key.hash != k->hash || e->key.len != k->len ||
+	    memcmp(e->key.line, k->line, k->len - 1) != 0)
 		return 0;
 	op = e->op;
 	op.line = line;

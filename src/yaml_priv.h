@@ -271,13 +271,14 @@ void lg_yreopen_free(struct lg_yreopen *r);
 struct lg_ymemo;
 /* What identifies a step line in the memo. */
 struct lg_ymemo_key {
-	uint64_t lo, hi; /* its 128-bit XXH3 hash */
-	size_t len;      /* its bytes + 1 (never 0) */
+	const char *line; /* its text (in the loaded text, which outlives the memo) */
+	size_t len;       /* its bytes + 1 (never 0) */
+	uint64_t hash;    /* its 64-bit XXH3 hash */
 };
 /* A memo for the steps of one top-level list, compiled into phase. 0 or -ENOMEM. */
 int lg_ymemo_create(enum lg_phase phase, struct lg_ymemo **out);
 void lg_ymemo_destroy(struct lg_ymemo *m); /* NULL is fine */
-/* The key of the len bytes of a step line at s. */
+/* The key of the len bytes of a step line at s (kept by the memo: s must outlive it). */
 void lg_ymemo_key(const char *s, size_t len, struct lg_ymemo_key *k);
 /* If the line of k compiled to one op before, append that op again with line number
  * line and return 1; 0 when it must be compiled; -ENOMEM. */

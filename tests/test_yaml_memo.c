@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -49,17 +50,26 @@ static void test_replay(void **state)
 	b = a;
 	b.len++;
 	assert_int_equal(lg_ymemo_replay(&c, m, &b, 9), 0);
+	/* same hash and length, other text: not the same line either */
+	b = key("stat: {path: z}");
+	b.hash = a.hash;
+	assert_int_equal(lg_ymemo_replay(&c, m, &b, 9), 0);
+	/* the same text elsewhere: the same line */
+	b = key(strdup("stat: {path: a}"));
+	assert_int_equal(lg_ymemo_replay(&c, m, &b, 9), 1);
+	free((char *)b.line);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 2);
 	/* another phase */
 	c.phase = LG_PHASE_CLEANUP;
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 0);
 	c.phase = LG_PHASE_RUN;
 	/* a newer line at the same place pushes the older out */
 	b = key("stat: {path: c}");
-	b.hi = a.hi;
+	b.hash = a.hash;
 	lg_ymemo_add(m, &b, &op);
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &b, 10), 1);
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 2);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 3);
 	lg_ymemo_destroy(m);
 	lg_ymemo_destroy(NULL);
 	lg_workload_destroy(wl);
