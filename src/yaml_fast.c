@@ -274,8 +274,23 @@ int lg_yf_item(struct fast *f)
 	return rc ? rc : push(f, m);
 }
 
+/* p to the start of the next line (or the end). */
+static void next_line(struct fast *f)
+{
+	const char *nl = memchr(f->p, '\n', (size_t)(f->end - f->p));
+
+	f->p = nl ? nl + 1 : f->end;
+	if (nl) {
+		f->line++;
+		f->bol = f->p;
+	}
+}
+
 /* A top-level list at p (indent: its items'), left to be read by lg_yfast_steps: only
- * its end is found here, by indentation. */
+ * its end is found here, by indentation. When its items are indented, every line that
+ * starts with a space is taken as part of it unseen: lg_yfast_steps reads each line
+ * anyway, and gives up on any that does not belong (as this loop would, but only after
+ * reading each line's indentation, twice per line of a half-million-line list). */
 static int lazy_list(struct fast *f, long indent, struct lg_ynode **out)
 {
 	long ind = indent;
@@ -286,13 +301,9 @@ static int lazy_list(struct fast *f, long indent, struct lg_ynode **out)
 		return -ENOMEM;
 	(*out)->text = (char *)f->p; /* the mark of a lazy list; never written through */
 	while (!rc && (ind > indent || (ind == indent && at(f, '-')))) {
-		const char *nl = memchr(f->p, '\n', (size_t)(f->end - f->p));
-
-		f->p = nl ? nl + 1 : f->end;
-		if (nl) {
-			f->line++;
-			f->bol = f->p;
-		}
+		do
+			next_line(f);
+		while (indent > 0 && at(f, ' '));
 		rc = lg_yf_next_content(f, &ind);
 	}
 	if (!rc && (ind > 0 || (ind == 0 && at(f, '-'))))

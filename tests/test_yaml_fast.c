@@ -236,6 +236,9 @@ static void test_lazy_same_ops(void **state)
 		"  - read: {file: f, size: 100, offset: 7, expect: any}\n"
 		"cleanup:\n  - read: {file: f, size: 100, offset: 7, expect: any}\n"
 		"  - unlink: \"f${client}\"\n  - unlink: \"f${client}\"\n",
+		/* a line more indented than the items continues a plain scalar ("a more"):
+		 * the first look at the list passes over it, reading its steps gives up */
+		"run:\n  - stat: a\n      more\n  - stat: b\n# end\ncleanup:\n  - stat: c\n",
 	};
 
 	(void)state;
@@ -263,6 +266,10 @@ static void test_lazy_errors(void **state)
 		  "  - create: {path: a, as: f}\n",
 		  "t.yaml:5:27: file 'f' is opened again while still open: the open at line 4 is "
 		  "not closed" },
+		/* a line less indented than the items, which the first look at the list
+		 * passes over: the error libyaml finds, not the unknown op before it */
+		{ "run:\n  - wirte: a\n x: 1\n  - stat: b\n",
+		  "t.yaml:3:2: did not find expected key" },
 		/* a step beyond the fast reader after many it took */
 		{ "run:\n  - stat: a\n  - stat: 'b'\n  - stat: c\n", NULL },
 	};
