@@ -114,7 +114,7 @@ static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yf
 	rc = compile_item(f, len, step, flat);
 	if (!rc && c->wl->nops[c->phase] == before + 1 &&
 	    c->wl->ops[c->phase][before].kind < LG_OP_LOOP)
-		lg_ymemo_add(m, &key, &c->wl->ops[c->phase][before]);
+		lg_ymemo_add(m, &key, (uint32_t)before);
 	return rc;
 }
 

@@ -11,16 +11,18 @@
  * compiles in full and fails with its message.
  *
  * The memo is a cache of the lines seen last rather than a table of all: MEMO_LINES
- * entries, each holding where a line is in the loaded text, its length and 64-bit XXH3
- * hash and a copy of its op, at the place the hash picks (a newer line takes the place
- * of an older one). Lines repeat
+ * entries, each holding where a line is in the loaded text, its length, half its 64-bit
+ * XXH3 hash and the index of the op it compiled to, at the place the other half picks (a
+ * newer line takes the place of an older one). An entry holds no copy of the op: small
+ * entries make room for four times the lines (a quarter more steps replayed from
+ * client.yaml) in the space that 4096 entries with a copy took. Lines repeat
  * mostly within a few thousand lines of each other, so it replays nearly as many steps
  * as a table of every line would, while staying small enough for the processor's
  * cache: a table of half a million lines, and the ops it points to, missed the cache on
  * every lookup and cost more than it saved. Two lines are the same when their texts are:
  * the hash only picks the place and spares the comparison of most lines that differ
  * (a 64-bit hash costs half what a 128-bit one, strong enough to go without comparing,
- * did; a line replayed is mostly a few thousand lines back, still in the cache). A
+ * did; a line replayed, and its op, are mostly a few thousand lines back). A
  * step that compiled to no op or to several (a 'when' that is false, a repeat, a
  * choose, a pick) is not kept. */
 #include "yaml_priv.h"
@@ -31,12 +33,14 @@
 
 #include <xxhash.h>
 
-#define MEMO_LINES 4096 /* entries of the memo (a power of 2): 384 KiB */
+#define MEMO_LINES 16384 /* entries of the memo (a power of 2): 384 KiB */
 
 /* One line seen. */
 struct memo_entry {
-	struct lg_ymemo_key key; /* its text, length and hash (len 0: an empty entry) */
-	struct lg_op op;         /* the op it compiled to (line aside) */
+	const char *line; /* its text, in the loaded text; NULL: an empty entry */
+	uint32_t len;     /* its bytes */
+	uint32_t hash;    /* the high half of its hash (the low half picks the entry) */
+	uint32_t op;      /* index of the op it compiled to, in the memo's phase */
 };
 
 struct lg_ymemo {
@@ -62,12 +66,19 @@ void lg_ymemo_destroy(struct lg_ymemo *m)
 
 void lg_ymemo_key(const char *s, size_t len, struct lg_ymemo_key *k)
 {
-	*k = (struct lg_ymemo_key){ .line = s, .len = len + 1, .hash = XXH3_64bits(s, len) };
+	*k = (struct lg_ymemo_key){ .line = s, .len = len, .hash = XXH3_64bits(s, len) };
 }
 
 static struct memo_entry *entry_of(struct lg_ymemo *m, const struct lg_ymemo_key *k)
 {
 	return &m->tab[k->hash & (MEMO_LINES - 1)];
+}
+
+/* Whether entry e holds the line of k. */
+static bool holds(const struct memo_entry *e, const struct lg_ymemo_key *k)
+{
+	return e->line && e->hash == (uint32_t)(k->hash >> 32) && e->len == k->len &&
+	       memcmp(e->line, k->line, e->len) == 0;
 }
 
 int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo_key *k,
@@ -77,10 +88,9 @@ int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo
 	struct lg_op op;
 	bool open = false;
 
-	if (c->phase != m->phase || e->key.hash != k->hash || e->key.len != k->len ||
-	    memcmp(e->key.line, k->line, k->len - 1) != 0)
+	if (c->phase != m->phase || !holds(e, k))
 		return 0;
-	op = e->op;
+	op = c->wl->ops[m->phase][e->op];
 	op.line = line;
 	if ((op.kind == LG_OP_OPEN || op.kind == LG_OP_NTCREATE) && op.slot != LG_NO_SLOT &&
 	    lg_yreopen_open(c, op.slot, &open))
@@ -92,7 +102,10 @@ int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo
 	return 1;
 }
 
-void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, const struct lg_op *op)
+void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, uint32_t op)
 {
-	*entry_of(m, k) = (struct memo_entry){ .key = *k, .op = *op };
+	if (k->len <= UINT32_MAX) /* else not kept: no loadfile has such lines */
+		*entry_of(m, k) = (struct memo_entry){ .line = k->line, .len = (uint32_t)k->len,
+						       .hash = (uint32_t)(k->hash >> 32),
+						       .op = op };
 }

@@ -272,7 +272,7 @@ struct lg_ymemo;
 /* What identifies a step line in the memo. */
 struct lg_ymemo_key {
 	const char *line; /* its text (in the loaded text, which outlives the memo) */
-	size_t len;       /* its bytes + 1 (never 0) */
+	size_t len;       /* its bytes */
 	uint64_t hash;    /* its 64-bit XXH3 hash */
 };
 /* A memo for the steps of one top-level list, compiled into phase. 0 or -ENOMEM. */
@@ -284,8 +284,9 @@ void lg_ymemo_key(const char *s, size_t len, struct lg_ymemo_key *k);
  * line and return 1; 0 when it must be compiled; -ENOMEM. */
 int lg_ymemo_replay(struct lg_yctx *c, struct lg_ymemo *m, const struct lg_ymemo_key *k,
 		    uint32_t line);
-/* Keep the line of k, which compiled to op (in place of an older line). */
-void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, const struct lg_op *op);
+/* Keep the line of k, which compiled to op, the index of an op of the memo's phase (in
+ * place of an older line). */
+void lg_ymemo_add(struct lg_ymemo *m, const struct lg_ymemo_key *k, uint32_t op);
 
 /* --- steps (yaml_steps.c) --- */
 

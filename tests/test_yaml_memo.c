@@ -1,6 +1,7 @@
-/* yaml_memo.c: a line kept is replayed as its op with the new line number; a different
- * line, a line of another length, another phase or a line pushed out by a newer one at
- * its place is not; an open of a slot still open is left to the full compile. */
+/* yaml_memo.c: a line kept is replayed as its op (found by its index) with the new line
+ * number, and so is the same text elsewhere; a different line, a line of another length
+ * or another text with the same hash, another phase or a line pushed out by a newer one
+ * at its place is not; an open of a slot still open is left to the full compile. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,12 +41,13 @@ static void test_replay(void **state)
 	c = ctx(wl);
 	assert_int_equal(lg_ymemo_create(LG_PHASE_RUN, &m), 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 0); /* empty */
-	lg_ymemo_add(m, &a, &op);
+	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, NULL), 0);
+	lg_ymemo_add(m, &a, 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &b, 9), 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 1);
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 1);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 2);
 	op.line = 9;
-	assert_memory_equal(&wl->ops[LG_PHASE_RUN][0], &op, sizeof(op));
+	assert_memory_equal(&wl->ops[LG_PHASE_RUN][1], &op, sizeof(op));
 	/* same hash, another length: not the same line */
 	b = a;
 	b.len++;
@@ -58,7 +60,7 @@ static void test_replay(void **state)
 	b = key(strdup("stat: {path: a}"));
 	assert_int_equal(lg_ymemo_replay(&c, m, &b, 9), 1);
 	free((char *)b.line);
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 2);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 3);
 	/* another phase */
 	c.phase = LG_PHASE_CLEANUP;
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 0);
@@ -66,10 +68,14 @@ static void test_replay(void **state)
 	/* a newer line at the same place pushes the older out */
 	b = key("stat: {path: c}");
 	b.hash = a.hash;
-	lg_ymemo_add(m, &b, &op);
+	op.kind = LG_OP_UNLINK;
+	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, NULL), 0);
+	lg_ymemo_add(m, &b, 3);
 	assert_int_equal(lg_ymemo_replay(&c, m, &a, 9), 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &b, 10), 1);
-	assert_int_equal(wl->nops[LG_PHASE_RUN], 3);
+	assert_int_equal(wl->nops[LG_PHASE_RUN], 5);
+	assert_int_equal(wl->ops[LG_PHASE_RUN][4].kind, LG_OP_UNLINK); /* the op of b */
+	assert_int_equal(wl->ops[LG_PHASE_RUN][4].line, 10);
 	lg_ymemo_destroy(m);
 	lg_ymemo_destroy(NULL);
 	lg_workload_destroy(wl);
@@ -92,7 +98,7 @@ static void test_open_still_open(void **state)
 	c = ctx(wl);
 	assert_int_equal(lg_ymemo_create(LG_PHASE_RUN, &m), 0);
 	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, NULL), 0);
-	lg_ymemo_add(m, &k, &op);
+	lg_ymemo_add(m, &k, 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &k, 3), 0); /* f is open: no replay */
 	assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &close, NULL), 0);
 	assert_int_equal(lg_ymemo_replay(&c, m, &k, 4), 1); /* closed: replayed */
