@@ -95,6 +95,22 @@ static int compile_item(struct fast *f, size_t len, lg_ystep_fn step, lg_yflat_f
 	return rc ? rc : step(f->c, f->kids[--f->nkids]);
 }
 
+/* From the start of a line, as lg_yf_next_content, but first the usual case: the next
+ * item of a list whose items are indented by indent. */
+static int next_content(struct fast *f, long indent, long *ind)
+{
+	long i = 0;
+
+	while (i < indent && i < f->end - f->p && f->p[i] == ' ')
+		i++;
+	if (i == indent && i < f->end - f->p && f->p[i] == '-') {
+		f->p += indent;
+		*ind = indent;
+		return 0;
+	}
+	return lg_yf_next_content(f, ind);
+}
+
 /* One item of a lazy list, at p: the op of an identical line replayed from memo m, or
  * the item compiled (and kept in m when it made one op). */
 static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yflat_fn flat)
@@ -107,9 +123,13 @@ static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yf
 
 	lg_ymemo_key(f->p, len, &key);
 	rc = lg_ymemo_replay(c, m, &key, (uint32_t)f->line + 1);
-	if (rc) {
-		f->p += len;
-		return rc < 0 ? rc : lg_yf_line_end(f);
+	if (rc < 0)
+		return rc;
+	if (rc) { /* the line, to its end, is one that was read in full before */
+		f->p = eol ? eol + 1 : f->end;
+		f->line += eol != NULL;
+		f->bol = f->p;
+		return 0;
 	}
 	rc = compile_item(f, len, step, flat);
 	if (!rc && c->wl->nops[c->phase] == before + 1 &&
@@ -142,7 +162,7 @@ int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn st
 		rc = lazy_item(&f, m, step, flat);
 		lg_yarena_reset(&c->arena);
 		if (!rc)
-			rc = lg_yf_next_content(&f, &ind);
+			rc = next_content(&f, indent, &ind);
 	}
 	if (!rc && (ind > 0 || (ind == 0 && at(&f, '-'))))
 		rc = -EAGAIN;

@@ -239,6 +239,10 @@ static void test_lazy_same_ops(void **state)
 		/* a line more indented than the items continues a plain scalar ("a more"):
 		 * the first look at the list passes over it, reading its steps gives up */
 		"run:\n  - stat: a\n      more\n  - stat: b\n# end\ncleanup:\n  - stat: c\n",
+		/* blank and comment lines between items; a line replayed last, with no
+		 * line end after it */
+		"run:\n  - stat: a\n\n  # a comment\n  - stat: a  # another\n# at column 0\n"
+		"  - stat: a\n\n\n  - stat: a",
 	};
 
 	(void)state;
