@@ -135,9 +135,10 @@ static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t 
 	size_t nk = spec->nk;
 	int rc;
 
-	for (size_t i = 0; i < nk; i++)
-		if ((spec->required & (1u << i)) && !v[i])
-			return lg_yfail(c, key, "'%s' needs '%s'", spec->name, spec->keys[i]);
+	for (unsigned r = spec->required; r; r &= r - 1) /* each key required, in order */
+		if (!v[__builtin_ctz(r)])
+			return lg_yfail(c, key, "'%s' needs '%s'", spec->name,
+					spec->keys[__builtin_ctz(r)]);
 	op.count = 1;
 	rc = spec->fill(c, v, &op);
 	if (!rc && v[nk])

@@ -151,6 +151,15 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, "maybe"));
 	assert_int_equal(load_fails("run:\n  - read: {file: f, size: 1, offset: random}\n"),
 			 -EINVAL);
+	/* the first required key missing, in the op's order */
+	assert_int_equal(load_fails("run:\n  - read: {offset: 0}\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:2:5: 'read' needs 'file'"));
+	assert_int_equal(load_fails("run:\n  - create: {path: f, as: f}\n"
+				    "  - read: {file: f}\n"), -EINVAL);
+	assert_non_null(strstr(err, "'read' needs 'size'"));
+	assert_int_equal(load_fails("run:\n  - create: {path: f, as: f}\n"
+				    "  - fadvise: {file: f, size: 1}\n"), -EINVAL);
+	assert_non_null(strstr(err, "'fadvise' needs 'advice'"));
 }
 
 /* Every op of the table by its name, written flat ("NAME: {...}", looked up by
