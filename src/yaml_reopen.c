@@ -72,27 +72,30 @@ static int scan(struct lg_yctx *c, struct lg_yreopen *r)
 		for (size_t i = 0; i < r->nslots; i++)
 			r->opened[i] = r->closed[i] = NONE;
 	}
-	for (; r->scanned < c->wl->nops[c->phase]; r->scanned++) {
-		const struct lg_op *op = &ops[r->scanned];
-		uint32_t at = (uint32_t)r->scanned;
+	/* the count and the place in locals: the stores below could change r's fields */
+	for (size_t at = r->scanned, n = c->wl->nops[c->phase]; at < n; at++) {
+		const struct lg_op *op = &ops[at];
 
 		if (op->kind >= LG_OP_LOOP) {
-			r->last_ctl = at;
+			r->last_ctl = (uint32_t)at;
 			continue;
 		}
 		if (op->slot == LG_NO_SLOT || (op->kind != LG_OP_OPEN &&
 					       op->kind != LG_OP_NTCREATE &&
 					       op->kind != LG_OP_CLOSE))
 			continue;
-		if (grow(r, (size_t)op->slot + 1))
+		if (op->slot >= r->nslots && grow(r, (size_t)op->slot + 1)) {
+			r->scanned = at;
 			return -ENOMEM;
+		}
 		if (op->kind == LG_OP_CLOSE)
-			r->closed[op->slot] = at;
+			r->closed[op->slot] = (uint32_t)at;
 		else if (op->expect == LG_EXPECT_OK)
-			r->opened[op->slot] = at;
+			r->opened[op->slot] = (uint32_t)at;
 		else /* may have failed: the slot's state is unknown from here */
 			r->opened[op->slot] = NONE;
 	}
+	r->scanned = c->wl->nops[c->phase];
 	return 0;
 }
 
