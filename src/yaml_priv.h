@@ -205,11 +205,22 @@ int lg_ykeys(struct lg_yctx *c, const struct lg_ynode *map, const char *what,
 
 /* --- scalars (yaml_load.c); "what" names the key in messages --- */
 
+/* What lg_ystring does for a scalar that may hold a '$' (and for any other). */
+int lg_ystring_expand(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		      bool path, const char **out);
 /* The text of scalar n with ${...} expanded; path: keep ${client} for the engine and
  * the ${name} of variables picked so far for lg_ypath. *out points into c->buf, valid
- * until the next expansion. 0 or -EINVAL/-ENOMEM. */
-int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
-	       const char **out);
+ * until the next expansion. 0 or -EINVAL/-ENOMEM. Most values have nothing to expand,
+ * and the fast reader says so: those are their text, without a call. */
+static inline int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+			     bool path, const char **out)
+{
+	if (n->kind == LG_YSCALAR && n->literal) {
+		*out = n->text;
+		return 0;
+	}
+	return lg_ystring_expand(c, n, what, path, out);
+}
 /* Scalar n as a size (units.h). 0 or -EINVAL. */
 int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out);
 /* Scalar n as a count. 0 or -EINVAL. */

@@ -94,8 +94,8 @@ static int var_ref(struct lg_yctx *c, const struct lg_ynode *n, const char *what
 	return 0;
 }
 
-int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool path,
-	       const char **out)
+int lg_ystring_expand(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		      bool path, const char **out)
 {
 	const char *s;
 	size_t o = 0;
