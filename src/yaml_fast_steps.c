@@ -132,6 +132,7 @@ static int lazy_item(struct fast *f, struct lg_ymemo *m, lg_ystep_fn step, lg_yf
 		return 0;
 	}
 	rc = compile_item(f, len, step, flat);
+	lg_yarena_reset(&c->arena); /* what reading it took, if anything */
 	if (!rc && c->wl->nops[c->phase] == before + 1 &&
 	    c->wl->ops[c->phase][before].kind < LG_OP_LOOP)
 		lg_ymemo_add(m, &key, (uint32_t)before);
@@ -160,7 +161,6 @@ int lg_yfast_steps(struct lg_yctx *c, const struct lg_ynode *seq, lg_ystep_fn st
 		f.p += 2;
 		skip_spaces(&f);
 		rc = lazy_item(&f, m, step, flat);
-		lg_yarena_reset(&c->arena);
 		if (!rc)
 			rc = next_content(&f, indent, &ind);
 	}

@@ -393,7 +393,8 @@ static void spec_index_build(struct lg_yctx *c)
 }
 
 /* The spec of op name (len bytes), or NULL (repeat, choose, pick, or unknown). */
-static const struct op_spec *find_spec_len(struct lg_yctx *c, const char *name, size_t len)
+static inline const struct op_spec *find_spec_len(struct lg_yctx *c, const char *name,
+						  size_t len)
 {
 	if (!c->spec_indexed)
 		spec_index_build(c);
