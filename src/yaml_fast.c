@@ -78,25 +78,6 @@ static int scalar(struct fast *f, struct lg_ynode **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* After an entry of a flow collection: ", " and more, or the closing character. */
-int lg_yf_flow_next(struct fast *f, char close, bool *more)
-{
-	skip_spaces(f);
-	if (at(f, close)) {
-		f->p++;
-		*more = false;
-		return 0;
-	}
-	if (!at(f, ','))
-		return -EAGAIN;
-	f->p++;
-	skip_spaces(f);
-	if (at(f, '}') || at(f, ']') || at(f, ','))
-		return -EAGAIN; /* trailing or empty entry: libyaml's rules */
-	*more = true;
-	return 0;
-}
-
 /* In a flow sequence, scalar *v followed by ':' is the key of a one-pair mapping, which
  * replaces it in *v. */
 static int single_pair(struct fast *f, int depth, struct lg_ynode **v)

@@ -102,8 +102,25 @@ static inline int scalar_at(struct fast *f, const char **s, const char **e,
 
 /* The value at p: a scalar, or a flow mapping or sequence nested depth deep. */
 int lg_yf_flow_value(struct fast *f, int depth, struct lg_ynode **out);
-/* After an entry of a flow collection: ", " and more (*more), or the closing character. */
-int lg_yf_flow_next(struct fast *f, char close, bool *more);
+/* After an entry of a flow collection: ", " and more (*more), or the closing character.
+ * Inline: it follows every value of every step. */
+static inline int lg_yf_flow_next(struct fast *f, char close, bool *more)
+{
+	skip_spaces(f);
+	if (at(f, close)) {
+		f->p++;
+		*more = false;
+		return 0;
+	}
+	if (!at(f, ','))
+		return -EAGAIN;
+	f->p++;
+	skip_spaces(f);
+	if (at(f, '}') || at(f, ']') || at(f, ','))
+		return -EAGAIN; /* trailing or empty entry: libyaml's rules */
+	*more = true;
+	return 0;
+}
 /* The rest of the line: spaces, maybe a comment after a space, then '\n' or the end. */
 int lg_yf_line_end(struct fast *f);
 /* From the start of a line, skip blank and comment lines; *indent gets the indentation
