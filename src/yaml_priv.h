@@ -221,8 +221,28 @@ static inline int lg_ystring(struct lg_yctx *c, const struct lg_ynode *n, const 
 	}
 	return lg_ystring_expand(c, n, what, path, out);
 }
-/* Scalar n as a size (units.h). 0 or -EINVAL. */
-int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out);
+/* What lg_ysize does for a size that is not a plain number (and for any other). */
+int lg_ysize_units(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		   uint64_t *out);
+/* Scalar n as a size (units.h). 0 or -EINVAL. A plain decimal of at most 19 digits (below
+ * 2^64), the size or offset of most steps of big loadfiles, is read here, inline and
+ * without lg_parse_size's units. */
+static inline int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+			   uint64_t *out)
+{
+	uint64_t v = 0;
+	int i = 0;
+
+	if (n->literal) {
+		for (; i < 19 && n->text[i] >= '0' && n->text[i] <= '9'; i++)
+			v = v * 10 + (uint64_t)(n->text[i] - '0');
+		if (i > 0 && !n->text[i]) {
+			*out = v;
+			return 0;
+		}
+	}
+	return lg_ysize_units(c, n, what, out);
+}
 /* Scalar n as a count. 0 or -EINVAL. */
 int lg_ycount(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out);
 /* Scalar n as a duration in ns. 0 or -EINVAL. */

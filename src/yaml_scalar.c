@@ -168,30 +168,9 @@ static int convert(struct lg_yctx *c, const struct lg_ynode *n, const char *what
 	return lg_yfail(c, n, "bad %s '%s' for '%s': %s%s", kind, s, what, why, hint);
 }
 
-/* Scalar n as a plain decimal of at most 19 digits (below 2^64), when it is one: the
- * size or offset of most steps of big loadfiles, read without lg_parse_size's units. */
-static bool plain_number(const struct lg_ynode *n, uint64_t *out)
+int lg_ysize_units(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+		   uint64_t *out)
 {
-	uint64_t v = 0;
-	int i = 0;
-
-	if (!n->literal)
-		return false;
-	for (; n->text[i] >= '0' && n->text[i] <= '9'; i++) {
-		if (i == 19)
-			return false;
-		v = v * 10 + (uint64_t)(n->text[i] - '0');
-	}
-	if (i == 0 || n->text[i])
-		return false;
-	*out = v;
-	return true;
-}
-
-int lg_ysize(struct lg_yctx *c, const struct lg_ynode *n, const char *what, uint64_t *out)
-{
-	if (plain_number(n, out))
-		return 0;
 	return convert(c, n, what, "size", lg_parse_size, out);
 }
 

@@ -222,6 +222,29 @@ static void test_op_names(void **state)
 	}
 }
 
+/* Sizes written as plain numbers (read inline, up to 19 digits) and longer ones (read
+ * with units.h), with the largest and one past it. */
+static void test_plain_sizes(void **state)
+{
+	struct lg_workload *wl = load("run:\n  - create: {path: f, as: f}\n"
+				      "  - truncate: {file: f, size: 9999999999999999999}\n"
+				      "  - truncate: {file: f, size: 18446744073709551615}\n"
+				      "  - truncate: {file: f, size: 00000000000000000007}\n"
+				      "  - truncate: {file: f, size: 0}\n"
+				      "  - truncate: {file: f, size: 12KB}\n");
+
+	(void)state;
+	assert_true(OP(wl, 1)->size == UINT64_C(9999999999999999999));
+	assert_true(OP(wl, 2)->size == UINT64_MAX);
+	assert_int_equal(OP(wl, 3)->size, 7);
+	assert_int_equal(OP(wl, 4)->size, 0);
+	assert_int_equal(OP(wl, 5)->size, 12000);
+	lg_workload_destroy(wl);
+	assert_int_equal(load_fails("run:\n  - create: {path: f, as: f}\n"
+				    "  - truncate: {file: f, size: 18446744073709551616}\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.yaml:3:31: bad size"));
+}
+
 /* Row name of op i of the run phase. */
 static const char *row(const struct lg_workload *wl, size_t i)
 {
@@ -372,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_op_names),
+		cmocka_unit_test(test_plain_sizes),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_errors),
