@@ -186,8 +186,8 @@ int lg_yduration(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 }
 
 /* Scalar n as a non-empty slot name. */
-static int slot_name(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
-		     const char **out)
+static inline int slot_name(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
+			    const char **out)
 {
 	int rc = lg_ystring(c, n, what, false, out);
 
