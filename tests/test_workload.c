@@ -91,7 +91,6 @@ static void test_builders(void **state)
 	lg_workload_destroy(NULL);
 }
 
-/* Columns noted for some ops only: the others, and ops past the last noted, have 0. */
 /* Many slot names that differ only in their last digits (as dbench's handles do),
  * across several rebuilds of the index: each is found at the index it got, once. */
 static void test_slot_index(void **state)
@@ -120,6 +119,7 @@ static void test_slot_index(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* Columns noted for some ops only: the others, and ops past the last noted, have 0. */
 static void test_cols(void **state)
 {
 	struct lg_workload *wl;
