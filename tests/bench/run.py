@@ -5,11 +5,12 @@
     tests/bench/run.py [--quick] [--pairs K] [-t SECONDS] [--dir DIR] [--only SECTIONS]
                        [--json FILE] BUILD_DIR
 
-BUILD_DIR holds loadgen, lg_bench_floor and lg_bench_hist (`cmake --build BUILD_DIR`).
+BUILD_DIR holds loadgen and the bench programs lg_bench_floor, lg_bench_hist,
+lg_bench_load and lg_bench_unmeasured (`cmake --build BUILD_DIR`).
 Run as root it mounts a 2 GiB tmpfs of its own and unmounts it at the end; otherwise
 give --dir (a tmpfs, for figures comparable to the README's). Comparisons run as
 pairs, A then B, K times, and report the median of the K ratios. The last thing printed
-is one table with PASS/MISS per target. Exit status: 0 every target met, 1 some missed,
+is one table with PASS/MISS (or SKIP) per target. Exit status: 0 every target met, 1 some missed,
 2 a measurement failed (the table says which), 77 the rest met but a program or file some
 rows need is missing (fio, dbench, strace, valgrind): those rows say SKIP."""
 import argparse

@@ -1,6 +1,8 @@
 """Quick checks of the benchmark's own tools, so they do not rot between benchmark runs:
 lg_bench_floor and lg_bench_hist run briefly and give sane figures, dbench's table is
-summed right, PSS is read from /proc, and the workloads in tests/bench do what they say.
+summed right, PSS is read from /proc, the workloads in tests/bench do what they say,
+lg_bench_unmeasured makes and counts the ops loadgen does, and run.py skips (exit 77)
+what needs a program that is missing.
 
     python3 test_bench_tools.py BUILD_DIR SOURCE_DIR    (CTest entry bench_tools)"""
 import os
