@@ -367,8 +367,8 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 #else
 /* lg_bench_unmeasured, a benchmark build (tests/bench): the same ops with no clock read
  * per op and nothing recorded but counts of ops, bytes and errors, so the benchmark can
- * show what a client costs before it measures anything. The clock is read every 1024 ops for the
- * deadline; -R and --rate-ops are not paced. */
+ * show what a client costs before it measures anything. The clock is read every 1024
+ * ops for the deadline; -R and --rate-ops are not paced. */
 static _Thread_local uint64_t unmeasured_calls;
 
 static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t call,
