@@ -10,9 +10,10 @@ lg_bench_load and lg_bench_unmeasured (`cmake --build BUILD_DIR`).
 Run as root it mounts a 2 GiB tmpfs of its own and unmounts it at the end; otherwise
 give --dir (a tmpfs, for figures comparable to the README's). Comparisons run as
 pairs, A then B, K times, and report the median of the K ratios. The last thing printed
-is one table with PASS/MISS (or SKIP) per target. Exit status: 0 every target met, 1 some missed,
-2 a measurement failed (the table says which), 77 the rest met but a program or file some
-rows need is missing (fio, dbench, strace, valgrind): those rows say SKIP."""
+is one table with PASS/MISS (or SKIP) per target. Exit status: 0 every target met, 1
+some missed, 2 a measurement failed (the table says which), 77 the rest met but a
+program or file some rows need is missing (fio, dbench, strace, valgrind): those rows
+say SKIP."""
 import argparse
 import os
 import resource
