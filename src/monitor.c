@@ -7,8 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 
 #include "loadgen/kmsg.h"
@@ -37,14 +35,13 @@ struct lg_monitor {
 					  be built: lg_monitor_json fails then */
 };
 
-/* The block devices under dir: the chain sysinfo finds (dm-0, sda2, sda). */
+/* The block devices under dir: the chain the result's env names (dm-0, sda2, sda). */
 static size_t target_disks(const char *dir, char names[][LG_BLOCK_NAME_MAX], size_t max)
 {
 	struct lg_blockdev bd;
-	struct stat st;
 	size_t n = 0;
 
-	if (stat(dir, &st) || lg_blockdev_find("/sys", major(st.st_dev), minor(st.st_dev), &bd))
+	if (lg_dir_blockdev(dir, &bd))
 		return 0;
 	for (unsigned i = 0; i < bd.nchain && n < max; i++) {
 		bool dup = false;

@@ -228,21 +228,46 @@ static json_t *block_json(const struct lg_blockdev *bd, bool found)
 			 "queue_depth", jint(bd->queue_depth));
 }
 
+/* Where dir lives: its real path in real (PATH_MAX bytes) and its stat, or false when
+ * it cannot be resolved; its mount in m when *have_mount (free it with lg_mount_clear). */
+static bool locate(const char *dir, char *real, struct stat *st, struct lg_mount *m,
+		   bool *have_mount)
+{
+	char *text = NULL;
+
+	*have_mount = false;
+	if (!realpath(dir, real) || stat(real, st) != 0)
+		return false;
+	if (lg_sysinfo_slurp("/proc/self/mountinfo", &text) == 0)
+		*have_mount = lg_mountinfo_find(text, st->st_dev, real, m) == 0;
+	free(text);
+	return true;
+}
+
+int lg_dir_blockdev(const char *dir, struct lg_blockdev *bd)
+{
+	char real[PATH_MAX];
+	struct lg_mount m = { 0 };
+	struct stat st;
+	bool have_mount, have_path = locate(dir, real, &st, &m, &have_mount);
+	int rc = find_block(have_mount ? &m : NULL, have_path ? &st : NULL, bd);
+
+	lg_mount_clear(&m);
+	return rc;
+}
+
 /* The filesystem, mount and device holding target_dir. */
 static json_t *target_json(const char *target_dir)
 {
 	const char *dir = target_dir ? target_dir : ".";
-	char real[PATH_MAX], *text = NULL;
+	char real[PATH_MAX];
 	struct lg_mount m = { 0 };
 	struct lg_blockdev bd;
-	bool have_path, have_mount = false, have_bd;
+	bool have_path, have_mount, have_bd;
 	struct stat st;
 	json_t *j, *blk;
 
-	have_path = realpath(dir, real) && stat(real, &st) == 0;
-	if (have_path && lg_sysinfo_slurp("/proc/self/mountinfo", &text) == 0)
-		have_mount = lg_mountinfo_find(text, st.st_dev, real, &m) == 0;
-	free(text);
+	have_path = locate(dir, real, &st, &m, &have_mount);
 	have_bd = find_block(have_mount ? &m : NULL, have_path ? &st : NULL, &bd) == 0;
 	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
 		      "target_dir", jstr(have_path ? real : dir),

@@ -88,6 +88,12 @@ int lg_sysinfo_slurp(const char *path, char **out);
 int lg_blockdev_find(const char *sysfs_root, unsigned major, unsigned minor,
 		     struct lg_blockdev *out);
 
+/* The block device under directory dir, found as the result's env finds it: by the
+ * device number of dir's mount, else by the device the mount names (btrfs shows files
+ * an anonymous device number), else by dir's st_dev. 0, or -ENOENT with out all unknown
+ * (tmpfs, nfs, or dir cannot be resolved). */
+int lg_dir_blockdev(const char *dir, struct lg_blockdev *out);
+
 /* Build the result's "env" object, describing this machine, the filesystem and device
  * that hold target_dir (NULL: "."), this build of loadgen, the command line argv[0..argc)
  * (joined shell-quoted into one string) and start, the CLOCK_REALTIME start of the run
