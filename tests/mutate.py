@@ -247,6 +247,10 @@ MUTANTS = [
     ("result-dir-access-unchecked", "src/result_file.c",
      "else if (access(dir, W_OK | X_OK) != 0)", "else if (0 && access(dir, W_OK | X_OK) != 0)",
      "unit_result_json"),
+    ("btrfs-source-ignored", "src/sysinfo.c",
+     "if (m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
+     "if (0 && m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
+     "integration_test_monitor_fs"),
 ]
 
 
