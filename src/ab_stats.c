@@ -1,5 +1,5 @@
-/* loadgen ab's statistics: the order of each round, the paired analysis of the
- * per-round differences and the drift both variants share.
+/* loadgen ab's statistics: the paired analysis of the per-round differences and the
+ * drift both variants share (the order of the rounds: ab_order.c).
  *
  * The verdict comes from the paired t-test (as compare's comes from Welch's); the
  * signed-rank test is its check that does not assume normal differences. The drift is
@@ -10,32 +10,6 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-
-/* splitmix64: a small, well-mixed generator for the shuffled order. */
-static uint64_t mix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-void lg_ab_order(size_t nvar, size_t round, uint64_t seed, size_t *order)
-{
-	uint64_t s = seed ^ (0xa0761d6478bd642fULL * (round + 1));
-
-	for (size_t i = 0; i < nvar; i++)
-		order[i] = seed ? i : (i + round) % nvar;
-	if (!seed)
-		return;
-	for (size_t i = nvar - 1; i > 0; i--) { /* Fisher-Yates */
-		size_t j = (size_t)(mix64(&s) % (i + 1)), t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
-}
 
 void lg_ab_drift_fit(const double *y, size_t n, struct lg_ab_drift *out)
 {

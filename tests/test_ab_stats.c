@@ -161,6 +161,88 @@ static void test_drift_cancels(void **state)
 	assert_true(an.drift.slope < -2.9 && an.drift.slope > -3.1);
 }
 
+/* k = 2..8 variants, unseeded: every round a permutation, and over each block of k
+ * rounds (the first four blocks) each variant in each position exactly once. */
+static void test_order_latin(void **state)
+{
+	size_t o[LG_AB_MAX_VARIANTS];
+
+	(void)state;
+	for (size_t k = 2; k <= LG_AB_MAX_VARIANTS; k++) {
+		for (size_t block = 0; block < 4; block++) {
+			size_t at[LG_AB_MAX_VARIANTS][LG_AB_MAX_VARIANTS] = { { 0 } };
+
+			for (size_t r = block * k; r < (block + 1) * k; r++) {
+				size_t seen[LG_AB_MAX_VARIANTS] = { 0 };
+
+				lg_ab_order(k, r, 0, o);
+				for (size_t pos = 0; pos < k; pos++) {
+					assert_true(o[pos] < k);
+					seen[o[pos]]++;
+					at[o[pos]][pos]++;
+				}
+				for (size_t v = 0; v < k; v++)
+					assert_int_equal(seen[v], 1);
+			}
+			for (size_t v = 0; v < k; v++)
+				for (size_t pos = 0; pos < k; pos++)
+					if (at[v][pos] != 1)
+						fail_msg("k=%zu rounds %zu..%zu: variant %zu at position "
+							 "%zu %zu times", k, block * k, (block + 1) * k - 1,
+							 v, pos, at[v][pos]);
+		}
+	}
+}
+
+/* Unseeded, what runs just before: each variant follows every other equally often, in
+ * k rounds (even k) or 2k (odd k), and never itself. */
+static void test_order_carryover(void **state)
+{
+	size_t o[LG_AB_MAX_VARIANTS];
+
+	(void)state;
+	for (size_t k = 2; k <= LG_AB_MAX_VARIANTS; k++) {
+		size_t rounds = k % 2 ? 2 * k : k, times = k % 2 ? 2 : 1;
+		size_t after[LG_AB_MAX_VARIANTS][LG_AB_MAX_VARIANTS] = { { 0 } };
+
+		for (size_t r = 0; r < rounds; r++) {
+			lg_ab_order(k, r, 0, o);
+			for (size_t pos = 1; pos < k; pos++)
+				after[o[pos - 1]][o[pos]]++;
+		}
+		for (size_t u = 0; u < k; u++)
+			for (size_t v = 0; v < k; v++)
+				if (after[u][v] != (u == v ? 0 : times))
+					fail_msg("k=%zu: %zu right after %zu %zu times in %zu rounds",
+						 k, v, u, after[u][v], rounds);
+	}
+}
+
+/* Seeded, k = 2..8: each round a permutation, and the first position is not fixed. */
+static void test_order_seeded_many(void **state)
+{
+	size_t o[LG_AB_MAX_VARIANTS];
+
+	(void)state;
+	for (size_t k = 2; k <= LG_AB_MAX_VARIANTS; k++) {
+		size_t first[LG_AB_MAX_VARIANTS] = { 0 }, firsts = 0;
+
+		for (size_t r = 0; r < 16 * k; r++) {
+			size_t seen[LG_AB_MAX_VARIANTS] = { 0 };
+
+			lg_ab_order(k, r, 9, o);
+			for (size_t pos = 0; pos < k; pos++)
+				seen[o[pos]]++;
+			for (size_t v = 0; v < k; v++)
+				assert_int_equal(seen[v], 1);
+			first[o[0]]++;
+		}
+		for (size_t v = 0; v < k; v++)
+			firsts += first[v] > 0;
+		assert_true(firsts == k);
+	}
+}
+
 static void test_bad_input(void **state)
 {
 	const double a[] = { 1, NAN }, b[] = { 1, 2 };
@@ -185,6 +267,9 @@ int main(void)
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_drift_cancels),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_order_latin),
+		cmocka_unit_test(test_order_carryover),
+		cmocka_unit_test(test_order_seeded_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,7 @@
 #include "loadgen/compare.h"
 #include "loadgen/compare_stats.h"
 
-#define LG_AB_MAX_VARIANTS 2  /* A and B: the paired analysis compares two */
+#define LG_AB_MAX_VARIANTS 8  /* most variants of a schedule (ab compares two for now) */
 #define LG_AB_MAX_ROUNDS 1000 /* most rounds of one comparison */
 #define LG_AB_MAX_PLAN 10000 /* largest pair count suggested */
 #define LG_AB_PLAN_PCT 2.0    /* the change (%) pairs_needed is planned for */
@@ -54,8 +54,9 @@ struct lg_ab_analysis {
 };
 
 /* The order of round (0-based) for nvar variants into order[0..nvar-1]: balanced
- * (seed 0: rotating, so each variant takes each position equally often; for two, A B,
- * B A, A B, ...) or, with a non-zero seed, a shuffle drawn from the seed and the round. */
+ * (seed 0: a Williams design, so over nvar rounds each variant takes each position once;
+ * for two, A B, B A, A B, ...) or, with a non-zero seed, a shuffle drawn from the seed
+ * and the round. */
 void lg_ab_order(size_t nvar, size_t round, uint64_t seed, size_t *order);
 
 /* Analyse b[i] against a[i], i < n, at alpha, planning pairs_needed for target_pct.
