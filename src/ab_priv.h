@@ -49,6 +49,9 @@ struct ab_ctx {
 	bool interrupted;             /* stopped by a signal before every round ran */
 };
 
+/* Read the command line into c (argv[0] is "ab"); --help prints and exits. 0, or the
+ * exit status of a usage error (said). */
+int lg_ab_parse(struct ab_ctx *c, int argc, char **argv);
 /* Add the run document run (taken over) of a finished round to v's result file. 0 or
  * -ENOMEM. */
 int lg_ab_variant_add(struct ab_variant *v, json_t *run_doc);
