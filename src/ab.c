@@ -205,39 +205,80 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* The metric of the finished rounds (MB/s, or ops/s when no data moved) into each
+ * variant's vals, and the drift of their per-round mean. */
+static void pick_metric(struct ab_ctx *c)
+{
+	double mb = 0, y[LG_AB_MAX_ROUNDS] = { 0 };
+
+	for (size_t i = 0; i < c->nvar; i++)
+		for (size_t r = 0; r < c->done; r++)
+			mb += c->v[i].mbps[r];
+	c->use_ops = !(mb > 0);
+	for (size_t i = 0; i < c->nvar; i++) {
+		memcpy(c->v[i].vals, c->use_ops ? c->v[i].opsps : c->v[i].mbps,
+		       c->done * sizeof(double));
+		for (size_t r = 0; r < c->done; r++)
+			y[r] += c->v[i].vals[r];
+	}
+	for (size_t r = 0; r < c->done; r++)
+		y[r] /= (double)c->nvar;
+	lg_ab_drift_fit(y, c->done, &c->drift);
+}
+
+/* Each variant against A, the verdicts on the Holm-adjusted p. 0 or -EINVAL (said). */
+static int analyze_all(struct ab_ctx *c)
+{
+	pick_metric(c);
+	for (size_t i = 1; i < c->nvar; i++)
+		if (lg_ab_analyze(c->v[0].vals, c->v[i].vals, c->done, LG_COMPARE_ALPHA,
+				  LG_AB_PLAN_PCT, &c->an[i])) {
+			fprintf(stderr, "loadgen ab: a run measured no finite rate\n");
+			return -EINVAL;
+		}
+	lg_ab_adjust(&c->an[1], c->nvar - 1, LG_COMPARE_ALPHA);
+	return 0;
+}
+
+/* --fail-if-slower: true when a variant is slower than A by more than PCT (each said). */
+static bool any_slower(const struct ab_ctx *c)
+{
+	bool any = false;
+
+	for (size_t i = 1; i < c->nvar; i++) {
+		const struct lg_ab_analysis *an = &c->an[i];
+
+		if (!lg_ab_slower_than(an, LG_COMPARE_ALPHA, c->slower_pct))
+			continue;
+		fprintf(stderr, "loadgen ab: --fail-if-slower %g: '%s' is %.2f %% slower than "
+			"'%s' (%sp %.3g)\n", c->slower_pct, c->v[i].name, -an->change_pct,
+			c->v[0].name, c->nvar > 2 ? "Holm-adjusted " : "", an->p_adjusted);
+		any = true;
+	}
+	return any;
+}
+
 /* The analysis of the finished rounds: files, text, JSON. The exit status. */
 static int conclude(struct ab_ctx *c, int status)
 {
-	struct lg_ab_analysis an;
 	char err[1024];
-	double mb = 0;
 	json_t *doc;
 
 	for (size_t i = 0; i < c->nvar; i++)
 		if (lg_ab_variant_write(c, &c->v[i], c->done))
 			status = status ? status : EXIT_ERRORS;
-	for (size_t r = 0; r < c->done; r++)
-		mb += c->v[0].mbps[r] + c->v[1].mbps[r];
-	c->use_ops = !(mb > 0);
-	for (size_t i = 0; i < c->nvar; i++)
-		memcpy(c->v[i].vals, c->use_ops ? c->v[i].opsps : c->v[i].mbps,
-		       c->done * sizeof(double));
-	if (lg_ab_analyze(c->v[0].vals, c->v[1].vals, c->done, LG_COMPARE_ALPHA,
-			  LG_AB_PLAN_PCT, &an)) {
-		fprintf(stderr, "loadgen ab: a run measured no finite rate\n");
+	if (analyze_all(c))
 		return status ? status : EXIT_ERRORS;
-	}
-	lg_ab_print(c, &an);
+	lg_ab_print(c);
 	if (c->json_path) {
-		doc = lg_ab_json(c, &an);
+		doc = lg_ab_json(c);
 		if (!doc || lg_result_json_write(c->json_path, doc, err, sizeof(err))) {
 			fprintf(stderr, "loadgen ab: --json %s\n", doc ? err : "out of memory");
 			status = status ? status : EXIT_ERRORS;
 		}
 		json_decref(doc);
 	}
-	if (!status && c->fail_if_slower && lg_ab_slower_than(&an, LG_COMPARE_ALPHA,
-							      c->slower_pct))
+	if (!status && c->fail_if_slower && any_slower(c))
 		status = LG_COMPARE_EXIT_SLOWER;
 	return status;
 }

@@ -1,5 +1,5 @@
 /* `loadgen ab`'s command line: ab's own options, the run options it forwards to every
- * run, NCLIENTS, and who the two variants are. */
+ * run, NCLIENTS, and who the variants are (2 to LG_AB_MAX_VARIANTS, names unique). */
 #include "ab_priv.h"
 
 #include <errno.h>
@@ -24,19 +24,22 @@ static const char *const refused_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: loadgen ab [run options] (-D DIR -D DIR | --variant NAME=CMD ...)\n"
+		"Usage: loadgen ab [run options] (-D DIR -D DIR ... | --variant NAME=CMD ...)\n"
 		"                  [--seed S] [--json FILE] [--out-dir DIR]\n"
 		"                  [--fail-if-slower PCT] --rounds N NCLIENTS\n"
-		"Compare two variants run interleaved: each round runs both once, a normal\n"
-		"measured run each, in an order that balances position (A B, B A, ...; shuffled\n"
-		"per round with --seed). The per-round differences are tested pair by pair\n"
-		"(paired t-test, Wilcoxon signed rank), so drift of the machine that hits both\n"
-		"alike cannot pass for a difference; the drift is reported apart.\n\n"
-		"  -D, --directory DIR      a variant's directory (twice: the two variants), or\n"
-		"                           with --variant the one directory both use (or one\n"
-		"                           each, in the order of --variant)\n"
-		"      --variant NAME=CMD   a variant: CMD runs (sh -c) before each of its runs\n"
-		"                           and must exit 0; CMD may be empty\n"
+		"Compare 2 to %d variants run interleaved: each round runs every variant once,\n"
+		"a normal measured run each, in an order that balances position (A B, B A, ...;\n"
+		"for more variants a Latin square, each variant in each place once in as many\n"
+		"rounds as there are variants; shuffled per round with --seed). Each variant's\n"
+		"per-round differences from A, the first, are tested pair by pair (paired\n"
+		"t-test, Wilcoxon signed rank), so drift of the machine that hits all alike\n"
+		"cannot pass for a difference; the drift is reported apart. With more than two\n"
+		"variants the t-tests' p are Holm-adjusted and the verdicts use them.\n\n"
+		"  -D, --directory DIR      a variant's directory (once per variant), or with\n"
+		"                           --variant the one directory all use (or one each,\n"
+		"                           in the order of --variant)\n"
+		"      --variant NAME=CMD   a variant (names unique): CMD runs (sh -c) before\n"
+		"                           each of its runs and must exit 0; CMD may be empty\n"
 		"      --variant-opts NAME=OPTIONS\n"
 		"                           extra run options of that variant only (split at\n"
 		"                           spaces), e.g. 'B=--rate-ops 190'\n"
@@ -44,21 +47,21 @@ static void usage(FILE *f)
 		"      --seed S             shuffle the order of each round from S (also the\n"
 		"                           runs' --seed); default: balanced A B, B A, ...\n"
 		"      --json FILE          write the paired analysis as JSON to FILE\n"
-		"      --out-dir DIR        where the result files ab-0-NAME.json (A) and\n"
-		"                           ab-1-NAME.json (B) go (default .)\n"
+		"      --out-dir DIR        where the result files ab-0-NAME.json (A),\n"
+		"                           ab-1-NAME.json (B), ... go (default .)\n"
 		"      --fail-if-slower PCT\n"
-		"                           exit %d when B is significantly slower than A by\n"
-		"                           more than PCT %%\n"
+		"                           exit %d when any variant is significantly slower\n"
+		"                           than A by more than PCT %%\n"
 		"  -h, --help               this help\n\n"
 		"Run options are those of loadgen (-t, --warmup, -c, -p, -R, --rate-ops,\n"
 		"--drop-caches, ...), except --repeat, --html, --log and --keep.\n"
 		"A variant command gets LOADGEN_AB_VARIANT (its name), LOADGEN_AB_INDEX (0 for\n"
-		"A, 1 for B), LOADGEN_AB_ROUND (1, 2, ...), LOADGEN_AB_POSITION (its place in\n"
-		"the round, 1 or 2), LOADGEN_AB_ROUNDS and LOADGEN_AB_DIR (its directory).\n"
-		"Significance level %g. Exit status: 0 compared, 1 a run or a variant command\n"
-		"failed, 2 usage error, %d --fail-if-slower tripped, 130 interrupted (the\n"
-		"finished rounds are analysed).\n",
-		LG_AB_MAX_ROUNDS, LG_COMPARE_EXIT_SLOWER, LG_COMPARE_ALPHA,
+		"A, 1 for B, ...), LOADGEN_AB_ROUND (1, 2, ...), LOADGEN_AB_POSITION (its place\n"
+		"in the round, 1, 2, ...), LOADGEN_AB_ROUNDS and LOADGEN_AB_DIR (its directory).\n"
+		"Significance level %g (family-wise). Exit status: 0 compared, 1 a run or a\n"
+		"variant command failed, 2 usage error, %d --fail-if-slower tripped, 130\n"
+		"interrupted (the finished rounds are analysed).\n",
+		LG_AB_MAX_VARIANTS, LG_AB_MAX_ROUNDS, LG_COMPARE_EXIT_SLOWER, LG_COMPARE_ALPHA,
 		LG_COMPARE_EXIT_SLOWER);
 }
 
@@ -90,8 +93,8 @@ static int add_variant(struct ab_ctx *c, char *arg)
 		return lg_cli_usage_error("ab", "--variant '%.*s' given twice", (int)(eq - arg),
 					  arg);
 	if (c->nvar == LG_AB_MAX_VARIANTS)
-		return lg_cli_usage_error("ab", "too many variants at '%s': ab compares two",
-					  arg);
+		return lg_cli_usage_error("ab", "too many variants at '%s': ab compares at "
+					  "most %d", arg, LG_AB_MAX_VARIANTS);
 	*eq = '\0';
 	c->v[c->nvar++] = (struct ab_variant){ .name = arg, .cmd = eq[1] ? eq + 1 : NULL };
 	return 0;
@@ -161,7 +164,8 @@ static int ab_option(struct ab_ctx *c, int argc, char **argv, int *i)
 		val = argv[++*i];
 	if (IS("-D") || IS("--directory")) {
 		if (c->ndirs == LG_AB_MAX_VARIANTS)
-			return lg_cli_usage_error("ab", "too many -D at '%s': ab compares two", val);
+			return lg_cli_usage_error("ab", "too many -D at '%s': ab compares at most "
+						  "%d", val, LG_AB_MAX_VARIANTS);
 		c->dirs[c->ndirs++] = val;
 	} else if (IS("--variant")) {
 		return add_variant(c, val);
@@ -224,6 +228,17 @@ static int parse_args(struct ab_ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* The variants' directories: -D once per variant, once for all, or none (.). */
+static int set_dirs(struct ab_ctx *c)
+{
+	if (c->ndirs > 1 && c->ndirs != c->nvar)
+		return lg_cli_usage_error("ab", "%zu -D for %zu variants: give one for all, or "
+					  "one per variant", c->ndirs, c->nvar);
+	for (size_t i = 0; i < c->nvar; i++)
+		c->v[i].dir = c->ndirs > 1 ? c->dirs[i] : c->ndirs ? c->dirs[0] : ".";
+	return 0;
+}
+
 /* Who the variants are, once every option is read. */
 static int check_args(struct ab_ctx *c)
 {
@@ -232,21 +247,23 @@ static int check_args(struct ab_ctx *c)
 	if (!c->rounds)
 		return lg_cli_usage_error("ab", "%s", "missing --rounds N");
 	if (c->nvar == 0) {
-		if (c->ndirs != 2)
-			return lg_cli_usage_error("ab", "%s", "two variants are needed: -D DIR -D "
-						  "DIR, or --variant NAME=CMD twice");
-		for (size_t i = 0; i < 2; i++)
+		if (c->ndirs < 2)
+			return lg_cli_usage_error("ab", "%s", "at least two variants are needed: "
+						  "-D DIR -D DIR ..., or --variant NAME=CMD twice "
+						  "or more");
+		for (size_t i = 0; i < c->ndirs; i++)
 			c->v[i] = (struct ab_variant){ .name = c->dirs[i], .dir = c->dirs[i] };
-		c->nvar = 2;
-	} else if (c->nvar != 2) {
-		return lg_cli_usage_error("ab", "%s", "two variants are needed: --variant "
-					  "NAME=CMD twice");
-	} else {
-		for (size_t i = 0; i < 2; i++)
-			c->v[i].dir = c->ndirs == 2 ? c->dirs[i] : c->ndirs ? c->dirs[0] : ".";
+		c->nvar = c->ndirs;
+	} else if (c->nvar < 2) {
+		return lg_cli_usage_error("ab", "%s", "at least two variants are needed: "
+					  "--variant NAME=CMD twice or more");
+	} else if (set_dirs(c)) {
+		return EXIT_USAGE;
 	}
-	if (!strcmp(c->v[0].name, c->v[1].name))
-		return lg_cli_usage_error("ab", "both variants are named '%s'", c->v[0].name);
+	for (size_t i = 1; i < c->nvar; i++)
+		if (find_variant(c, c->v[i].name, strlen(c->v[i].name)) != &c->v[i])
+			return lg_cli_usage_error("ab", "two variants are named '%s': names must "
+						  "be unique", c->v[i].name);
 	return 0;
 }
 

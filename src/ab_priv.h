@@ -46,6 +46,8 @@ struct ab_ctx {
 	const char *nclients;         /* the NCLIENTS argument */
 	size_t order[LG_AB_MAX_ROUNDS][LG_AB_MAX_VARIANTS]; /* variant indices run per round */
 	bool use_ops;                 /* the metric is ops/s (no data moved) */
+	struct lg_ab_analysis an[LG_AB_MAX_VARIANTS]; /* an[i]: variant i against A, i >= 1 */
+	struct lg_ab_drift drift;     /* of the per-round mean of all variants */
 	bool interrupted;             /* stopped by a signal before every round ran */
 };
 
@@ -57,9 +59,10 @@ int lg_ab_parse(struct ab_ctx *c, int argc, char **argv);
 int lg_ab_variant_add(struct ab_variant *v, json_t *run_doc);
 /* Write v's result file (summary recomputed over its runs). 0 or -errno (said). */
 int lg_ab_variant_write(const struct ab_ctx *c, struct ab_variant *v, size_t n);
-/* Print the paired analysis and the verdict line. */
-void lg_ab_print(const struct ab_ctx *c, const struct lg_ab_analysis *an);
-/* The analysis as JSON, a new reference; NULL on -ENOMEM. */
-json_t *lg_ab_json(const struct ab_ctx *c, const struct lg_ab_analysis *an);
+/* Print the paired analyses c->an and the verdict lines. */
+void lg_ab_print(const struct ab_ctx *c);
+/* The analyses as JSON (loadgen-ab/1 for two variants, loadgen-ab/2 for more), a new
+ * reference; NULL on -ENOMEM. */
+json_t *lg_ab_json(const struct ab_ctx *c);
 
 #endif

@@ -1,11 +1,13 @@
-/* loadgen ab: interleaved A/B comparisons with a paired test.
+/* loadgen ab: interleaved comparisons of 2 to 8 variants with paired tests.
  *
  * Each round runs every variant once, in an order that balances position (A B, then
- * B A, ...; or shuffled per round from --seed). Pairing the two runs of one round
- * cancels what the machine does slowly (other tenants, caches, thermal state), which
- * two separate batches compared with `loadgen compare` cannot: the per-round
- * differences are tested (paired t and Wilcoxon signed rank) and the drift both
- * variants share (the slope of the per-round mean) is reported apart from them. */
+ * B A, ...; a Latin square for more; or shuffled per round from --seed). Pairing the
+ * runs of one round cancels what the machine does slowly (other tenants, caches,
+ * thermal state), which two separate batches compared with `loadgen compare` cannot:
+ * each variant's per-round differences from A, the first, are tested (paired t and
+ * Wilcoxon signed rank; with several comparisons the p of the t-tests Holm-adjusted)
+ * and the drift all variants share (the slope of the per-round mean) is reported apart
+ * from them. */
 #ifndef LOADGEN_AB_H
 #define LOADGEN_AB_H
 
@@ -16,7 +18,7 @@
 #include "loadgen/compare.h"
 #include "loadgen/compare_stats.h"
 
-#define LG_AB_MAX_VARIANTS 8  /* most variants of a schedule (ab compares two for now) */
+#define LG_AB_MAX_VARIANTS 8  /* A, the baseline, and up to 7 compared with it */
 #define LG_AB_MAX_ROUNDS 1000 /* most rounds of one comparison */
 #define LG_AB_MAX_PLAN 10000 /* largest pair count suggested */
 #define LG_AB_PLAN_PCT 2.0    /* the change (%) pairs_needed is planned for */
