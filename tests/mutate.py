@@ -251,6 +251,19 @@ MUTANTS = [
      "if (m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
      "if (0 && m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
      "integration_test_monitor_fs"),
+    # --- loadgen ab with more than two variants (ab_order.c, ab_stats.c, ab.c) ---
+    ("ab-order-no-mirror", "src/ab_order.c",
+     "bool mirror = nvar % 2 && round / nvar % 2;", "bool mirror = false;",
+     "unit_ab_stats|integration_test_ab_multi"),
+    ("ab-holm-no-cummax", "src/ab_stats.c",
+     "if (p[j] <= p[i])", "if (p[j] == p[i])", "unit_ab_stats"),
+    ("ab-verdict-raw-p", "src/ab_stats.c",
+     ": !(an->p_adjusted < alpha) ? LG_VERDICT_SAME", ": !(an->t.p < alpha) ? LG_VERDICT_SAME",
+     "unit_ab_stats"),
+    ("ab-fail-if-slower-b-only", "src/ab.c",
+     "for (size_t i = 1; i < c->nvar; i++) {\n\t\tconst struct lg_ab_analysis *an",
+     "for (size_t i = 1; i < 2; i++) {\n\t\tconst struct lg_ab_analysis *an",
+     "integration_test_ab_multi"),
 ]
 
 
