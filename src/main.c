@@ -89,7 +89,7 @@ static void usage(FILE *f)
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
-		"       loadgen ab (-D DIR -D DIR | --variant NAME=CMD ...) --rounds N NCLIENTS\n"
+		"       loadgen ab (-D DIR -D DIR ... | --variant NAME=CMD ...) --rounds N NCLIENTS\n"
 		"                                (see loadgen ab --help)\n"
 		"       loadgen show [WORKLOAD]  print a workload and its parameters\n"
 		"                                (default: the built-in netbench)\n"
