@@ -142,7 +142,9 @@ static void print_rounds(const struct ab_ctx *c)
 	printf("%5s %*s", "round", width, "order");
 	for (size_t i = 0; i < c->nvar; i++)
 		printf(" %14c", letter(i));
-	printf(c->nvar == 2 ? " %12s %9s\n" : "\n", "B - A", "B - A %");
+	if (c->nvar == 2)
+		printf(" %12s %9s", "B - A", "B - A %");
+	printf("\n");
 	for (size_t r = 0; r < c->done; r++) {
 		for (size_t pos = 0; pos < c->nvar; pos++) {
 			order[2 * pos] = letter(c->order[r][pos]);
@@ -175,7 +177,9 @@ static void print_comparison(const struct ab_ctx *c, size_t i, const char *unit)
 	printf("Difference %c - A:  %+.3f %s (%+.2f %%), 95%% CI %+.2f %% .. %+.2f %%\n", l,
 	       an->t.diff.mean, unit, an->change_pct, an->ci95_lo_pct, an->ci95_hi_pct);
 	printf("Paired t-test:     t = %.3f, df = %.0f, p = %.3g", an->t.t, an->t.df, an->t.p);
-	printf(many ? ", Holm-adjusted p = %.3g\n" : "\n", an->p_adjusted);
+	if (many)
+		printf(", Holm-adjusted p = %.3g", an->p_adjusted);
+	printf("\n");
 	printf("Signed-rank test:  V = %.0f, p = %.3g (%s)%s\n", an->rank.stat, an->rank.p,
 	       an->rank.exact ? "exact" : "normal approximation",
 	       an->rank.min_p >= LG_COMPARE_ALPHA ? "; too few pairs to reach alpha"
@@ -290,9 +294,12 @@ static json_t *comparisons_json(const struct ab_ctx *c)
 
 	for (size_t i = 1; all && i < c->nvar; i++) {
 		one = comparison_json(c, i);
-		if (!one || json_object_set_new(one, "variant", json_string(c->v[i].name)) ||
-		    json_object_set_new(one, "p_adjusted", num(c->an[i].p_adjusted)) ||
-		    json_array_append_new(all, one)) {
+		if (one && (json_object_set_new(one, "variant", json_string(c->v[i].name)) ||
+			    json_object_set_new(one, "p_adjusted", num(c->an[i].p_adjusted)))) {
+			json_decref(one);
+			one = NULL;
+		}
+		if (json_array_append_new(all, one)) {
 			json_decref(all);
 			return NULL;
 		}
