@@ -17,7 +17,9 @@ import subprocess
 from lgtest import LOADGEN, check, tmpdir, write
 
 d = tmpdir()
-RUN = ["-t", "0.6", "--warmup", "0.1", "--rate-ops", "300", "--monitor", "off"]
+# 1 s runs: one run starved for a few tenths of a second by a busy machine (other tests
+# in parallel) can turn a paired t-test on 6 pairs; a longer run dilutes such a stall
+RUN = ["-t", "1", "--warmup", "0.1", "--rate-ops", "300", "--monitor", "off"]
 os.mkdir(os.path.join(d, "x"))
 os.mkdir(os.path.join(d, "out"))
 # every op cycle moves the same bytes, so MB/s follows the op rate
