@@ -7,8 +7,8 @@
  * each stored bucket is put back into a struct lg_histogram (the layout is fixed, so
  * a bucket's bounds name its index) and the runs are added with lg_histogram_add, the
  * same merge the engine uses; percentiles then come from lg_histogram_percentile.
- * Verdicts come from lg_cmp_decide, the words from lg_verdict_name, so the page says
- * what `loadgen compare` says. Keys that newer results may carry (summary.by_clients,
+ * Verdicts come from lg_cmp_decide_group, per client count as compare decides them, the
+ * words from lg_verdict_name, so the page says what `loadgen compare` says. Keys that newer results may carry (summary.by_clients,
  * hosts, the timeline's sys) are passed on when present and ignored when not. */
 #include "loadgen/report_html.h"
 #include "loadgen/errf.h"
@@ -459,14 +459,18 @@ static json_t *metric_json(const struct lg_cmp_metric_result *m, enum lg_cmp_met
 			 "tested", (int)m->tested);
 }
 
-static json_t *comparison_json(const struct lg_cmp_file *base, const struct lg_cmp_file *other)
+/* other against base over the runs of groups bg and og; "clients" names the count when
+ * the files are compared count by count (clients 0: they are not). */
+static json_t *comparison_json(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+			       const struct lg_cmp_group *bg, const struct lg_cmp_group *og,
+			       unsigned clients)
 {
 	const struct lg_cmp_opts opts = { .alpha = LG_COMPARE_ALPHA };
 	struct lg_cmp_result r;
-	json_t *diffs = json_array(), *metrics = json_array();
+	json_t *diffs = json_array(), *metrics = json_array(), *c;
 	size_t n = diffs ? lg_cmp_setup_diffs(base, other, diff_json, diffs) : 0;
 
-	lg_cmp_decide(base, other, &opts, &r);
+	lg_cmp_decide_group(bg, og, &opts, &r);
 	if (diffs && json_array_size(diffs) != n) {
 		json_decref(diffs);
 		diffs = NULL;
@@ -476,10 +480,40 @@ static json_t *comparison_json(const struct lg_cmp_file *base, const struct lg_c
 			json_decref(metrics);
 			metrics = NULL;
 		}
-	return json_pack("{s:s, s:s, s:o, s:o, s:s, s:b, s:f}", "file", other->path,
-			 "verdict", lg_verdict_name(r.verdict), "setup_differences", diffs,
-			 "metrics", metrics, "decided_by", lg_cmp_metric_key(r.decided_by),
-			 "below_min_effect", (int)r.below_min_effect, "alpha", opts.alpha);
+	c = json_pack("{s:s, s:s, s:o, s:o, s:s, s:b, s:f}", "file", other->path,
+		      "verdict", lg_verdict_name(r.verdict), "setup_differences", diffs,
+		      "metrics", metrics, "decided_by", lg_cmp_metric_key(r.decided_by),
+		      "below_min_effect", (int)r.below_min_effect, "alpha", opts.alpha);
+	if (c && clients && json_object_set_new(c, "clients", json_integer(clients))) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The comparisons of other against base, as loadgen compare makes them: two files of one
+ * client count each are compared whatever their counts; otherwise once per client count
+ * of the baseline that other has too (runs of other counts are never mixed in); a file
+ * compare leaves out is one entry with "skipped" (why). 0 or -ENOMEM. */
+static int add_comparisons(json_t *cmps, const struct lg_cmp_file *base,
+			   const struct lg_cmp_file *other)
+{
+	const char *why = lg_cmp_incomparable(base, other);
+	bool by_count = base->ngroups > 1 || other->ngroups > 1;
+
+	if (why)
+		return push(cmps, json_pack("{s:s, s:s}", "file", other->path, "skipped", why))
+			       ? 0 : -ENOMEM;
+	for (size_t g = 0; g < base->ngroups; g++) {
+		const struct lg_cmp_group *bg = &base->groups[g];
+		const struct lg_cmp_group *og =
+			lg_cmp_group_of(other, by_count ? bg->clients : LG_CMP_ANY_CLIENTS);
+
+		if (og && !push(cmps, comparison_json(base, other, bg, og,
+						      by_count ? bg->clients : 0)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* --- The whole object --- */
@@ -529,7 +563,7 @@ json_t *lg_report_data(const struct lg_cmp_file *files, size_t n, char *err, siz
 		return NULL;
 	}
 	for (size_t i = 1; i < n; i++)
-		if (!push(cmps, comparison_json(&files[0], &files[i]))) {
+		if (add_comparisons(cmps, &files[0], &files[i])) {
 			snprintf(err, errlen, "%s", strerror(ENOMEM));
 			json_decref(arr);
 			json_decref(cmps);

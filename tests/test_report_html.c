@@ -217,6 +217,54 @@ static void test_comparison(void **state)
 	lg_cmp_file_release(&f[1]);
 }
 
+/* Runs at several client counts are compared count by count, as loadgen compare does:
+ * the baseline's runs at 1 client are not mixed into the comparison at 4 (mixed, the
+ * page said "faster" where compare says "no significant difference"), and a file of
+ * another workload is not compared at all. */
+static void test_comparison_by_clients(void **state)
+{
+	const double a[] = { 50, 51, 49, 50, 100, 101, 99, 100 }, b[] = { 100, 101, 99, 100 };
+	const char *const names[] = { "a.json", "b.json", "c.json" };
+	struct lg_histogram all;
+	struct lg_cmp_file f[3];
+	char err[256];
+	json_t *docs[3], *data, *cmps, *c, *m;
+	size_t r;
+
+	(void)state;
+	lg_histogram_init(&all);
+	docs[0] = make_doc(a, 8, 1000, &all, "6.1");
+	docs[1] = make_doc(b, 4, 1000, &all, "6.1");
+	docs[2] = make_doc(b, 4, 1000, &all, "6.1");
+	json_array_foreach(json_object_get(docs[0], "runs"), r, c)
+		json_object_set_new(c, "client_count", json_integer(r < 4 ? 1 : 4));
+	json_array_foreach(json_object_get(docs[1], "runs"), r, c)
+		json_object_set_new(c, "client_count", json_integer(4));
+	json_object_set_new(json_object_get(docs[2], "workload"), "name", json_string("x"));
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(lg_cmp_file_init(names[i], docs[i], &f[i], err, sizeof(err)), 0);
+	data = lg_report_data(f, 3, err, sizeof(err));
+	assert_non_null(data);
+	cmps = json_object_get(data, "comparisons");
+	assert_int_equal(json_array_size(cmps), 2);
+	c = json_array_get(cmps, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "file")), "b.json");
+	assert_int_equal(json_integer_value(json_object_get(c, "clients")), 4);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")),
+			    "no significant difference");
+	m = json_array_get(json_object_get(c, "metrics"), LG_CMP_MBPS);
+	assert_true(json_real_value(json_object_get(m, "change_pct")) == 0.0);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(m, "runs"), 0)), 4);
+	c = json_array_get(cmps, 1);
+	assert_string_equal(json_string_value(json_object_get(c, "file")), "c.json");
+	assert_string_equal(json_string_value(json_object_get(c, "skipped")),
+			    "a different workload");
+	assert_null(json_object_get(c, "verdict"));
+	json_decref(data);
+	for (int i = 0; i < 3; i++)
+		lg_cmp_file_release(&f[i]);
+}
+
 /* Every optional part the page takes: a sweep's by_clients, hosts per run (MPI) in a,
  * hosts at the top in b, system counters in the timeline. */
 static void add_optional(json_t *a, json_t *b)
@@ -299,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_series_and_clients),
 		cmocka_unit_test(test_foreign_bucket),
 		cmocka_unit_test(test_comparison),
+		cmocka_unit_test(test_comparison_by_clients),
 		cmocka_unit_test(test_nomem),
 	};
 

@@ -183,7 +183,13 @@
 
 	function comparison(parent, c, idx) {
 		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
-		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name);
+		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name +
+			(typeof c.clients === 'number' ? ' at ' + c.clients + ' clients' : ''));
+		if (c.skipped) {
+			/* as loadgen compare: a file that cannot be compared gets no verdict */
+			add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.');
+			return idx;
+		}
 		var diffs = add(box, 'div', { 'class': 'diffs' });
 		add(diffs, 'strong', {}, 'Setup differences');
 		if (!c.setup_differences || c.setup_differences.length === 0)
@@ -520,7 +526,8 @@
 			}),
 			errors: (window.lgErrors || []).concat(consoleErrors),
 			resources: performance.getEntriesByType('resource').length,
-			verdicts: (data && data.comparisons || []).map(function (c) { return { file: c.file, verdict: c.verdict }; }),
+			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; })
+				.map(function (c) { return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
 			ms_since_navigation: Math.round(performance.now()),
 			text_ms: Math.round(builtMs),
