@@ -1,7 +1,9 @@
 /* `loadgen compare`, below the verdict: the system counters that changed most between two
  * result files, so the first lines say why (like the 0-day robot's "-18.3% vmstat.system.cs").
  *
- * Each run's "sys_summary" gives one value per key: counters per second of measured time,
+ * Only the runs of the client count compared count on each side (a sweep's runs at
+ * other counts would compare 1 client against 4). Each run's "sys_summary" gives one
+ * value per key: counters per second of measured time,
  * gauges as they are. Only runs with measured seconds count, for gauges too, so that every
  * row of a file is made from the same runs. The keys are those of any such run of either
  * file, in the order met, the baseline's first. With >= 2 runs on both sides a key is
@@ -34,42 +36,54 @@ struct row {
 /* The rows being built, and the keys already looked at. */
 struct rows {
 	const struct lg_cmp_file *base, *other;
+	const struct lg_cmp_group *bg, *og; /* the runs of each file looked at; NULL: all */
 	double *vb, *vo;  /* room for MAX_RUNS values of each side */
 	json_t *seen;     /* the keys of the group looked at (as keys; values unused) */
 	struct row *v;    /* the rows kept (owned) */
 	size_t n, cap;    /* rows kept, room in v */
 };
 
-/* Run i's "sys_summary" when it counts: one of the first MAX_RUNS runs, with measured
- * seconds (without them counters cannot be per second, and gauges alone would make the
- * rows of one file come from different runs); else NULL. */
-static const json_t *summary_of(const struct lg_cmp_file *f, size_t i)
+/* How many runs of f group g holds (every run of f when g is NULL), at most MAX_RUNS. */
+static size_t nruns(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
 {
-	const json_t *s = json_object_get(json_array_get(f->runs, i), "sys_summary");
+	size_t n = g ? g->n : json_array_size(f->runs);
 
-	if (i >= MAX_RUNS || !(json_number_value(json_object_get(s, "seconds")) > 0))
+	return n < MAX_RUNS ? n : MAX_RUNS;
+}
+
+/* The "sys_summary" of the j-th run of group g of f (g NULL: of f) when it counts: with
+ * measured seconds (without them counters cannot be per second, and gauges alone would
+ * make the rows of one file come from different runs); else NULL. */
+static const json_t *summary_of(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+				size_t j)
+{
+	const json_t *s = json_object_get(json_array_get(f->runs, g ? g->runs[j] : j),
+					  "sys_summary");
+
+	if (!(json_number_value(json_object_get(s, "seconds")) > 0))
 		return NULL;
 	return s;
 }
 
-/* How many runs of f count (summary_of). */
-static size_t summaries(const struct lg_cmp_file *f)
+/* How many runs of group g of f count (summary_of). */
+static size_t summaries(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < json_array_size(f->runs) && i < MAX_RUNS; i++)
-		n += summary_of(f, i) != NULL;
+	for (size_t j = 0; j < nruns(f, g); j++)
+		n += summary_of(f, g, j) != NULL;
 	return n;
 }
 
-/* The values of key in every counted run of f that has it: per second for counters. */
-static size_t values(const struct lg_cmp_file *f, const char *group, const char *key,
-		     double *out)
+/* The values of key in every counted run of group g of f that has it: per second for
+ * counters. */
+static size_t values(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+		     const char *group, const char *key, double *out)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < json_array_size(f->runs) && i < MAX_RUNS; i++) {
-		const json_t *s = summary_of(f, i);
+	for (size_t j = 0; j < nruns(f, g); j++) {
+		const json_t *s = summary_of(f, g, j);
 		const json_t *v = json_object_get(json_object_get(s, group), key);
 
 		if (!json_is_number(v))
@@ -85,8 +99,8 @@ static size_t values(const struct lg_cmp_file *f, const char *group, const char 
 /* The row of key, or false when it has no numbers or is equal on both sides. */
 static bool fill_row(struct rows *rs, const char *group, const char *key, struct row *r)
 {
-	size_t nb = values(rs->base, group, key, rs->vb);
-	size_t no = values(rs->other, group, key, rs->vo);
+	size_t nb = values(rs->base, rs->bg, group, key, rs->vb);
+	size_t no = values(rs->other, rs->og, group, key, rs->vo);
 	struct lg_welch w;
 
 	if (!nb && !no)
@@ -125,16 +139,18 @@ static int add_key(struct rows *rs, const char *group, const char *key)
 	return 0;
 }
 
-/* Every key of group in the counted runs of f, in the order first met. 0 or -ENOMEM. */
-static int add_keys(struct rows *rs, const struct lg_cmp_file *f, const char *group)
+/* Every key of group in the counted runs of group g of f, in the order first met. 0 or
+ * -ENOMEM. */
+static int add_keys(struct rows *rs, const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+		    const char *group)
 {
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < json_array_size(f->runs) && i < MAX_RUNS; i++) {
+	for (size_t j = 0; !rc && j < nruns(f, g); j++) {
 		const char *key;
 		json_t *v;
 
-		json_object_foreach(json_object_get(summary_of(f, i), group), key, v) {
+		json_object_foreach(json_object_get(summary_of(f, g, j), group), key, v) {
 			if ((rc = add_key(rs, group, key)))
 				break;
 		}
@@ -162,23 +178,24 @@ static int by_significance(const void *pa, const void *pb)
 	return c ? c : (int)b->counter - (int)a->counter;
 }
 
-int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		    const struct lg_cmp_file *other, const struct lg_cmp_group *og,
 		    struct lg_cmp_sys_row *out, size_t max, size_t *n)
 {
 	static const char *const groups[] = { "counters", "gauges" };
-	struct rows rs = { .base = base, .other = other,
+	struct rows rs = { .base = base, .other = other, .bg = bg, .og = og,
 			   .vb = malloc(MAX_RUNS * sizeof(double)),
 			   .vo = malloc(MAX_RUNS * sizeof(double)) };
 	int rc = rs.vb && rs.vo ? 0 : -ENOMEM;
 	/* a file without summaries (--monitor off) has nothing to set against the other's */
-	bool both = summaries(base) && summaries(other);
+	bool both = summaries(base, bg) && summaries(other, og);
 
 	*n = 0;
 	for (int g = 0; !rc && both && g < 2; g++) {
 		rs.seen = json_object();
-		rc = rs.seen ? add_keys(&rs, base, groups[g]) : -ENOMEM;
+		rc = rs.seen ? add_keys(&rs, base, bg, groups[g]) : -ENOMEM;
 		if (!rc)
-			rc = add_keys(&rs, other, groups[g]);
+			rc = add_keys(&rs, other, og, groups[g]);
 		json_decref(rs.seen);
 	}
 	if (!rc && rs.n)
@@ -204,12 +221,13 @@ static void fmt_mean(double v, char *buf, size_t len)
 
 /* How the rows are ranked, for the heading: by p-value when one has one (rows with one
  * come first), else why none has. */
-static const char *ranking(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+static const char *ranking(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+			   const struct lg_cmp_file *other, const struct lg_cmp_group *og,
 			   const struct lg_cmp_sys_row *rows)
 {
 	if (!isnan(rows[0].p))
 		return "p-value, then size of change";
-	if (summaries(base) < 2 || summaries(other) < 2)
+	if (summaries(base, bg) < 2 || summaries(other, og) < 2)
 		return "size of change, no p-value with < 2 runs";
 	return "size of change, no p-value: no key in 2 runs on each side";
 }
@@ -229,15 +247,16 @@ static void print_one_sided(FILE *out, const struct lg_cmp_sys_row *rows, size_t
 		fputc('\n', out);
 }
 
-void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other)
+void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		      const struct lg_cmp_file *other, const struct lg_cmp_group *og)
 {
 	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS + MORE_ROWS];
 	size_t n;
 
-	if (lg_cmp_sys_rows(base, other, rows, LG_CMP_SYS_ROWS + MORE_ROWS, &n) || n == 0)
+	if (lg_cmp_sys_rows(base, bg, other, og, rows, LG_CMP_SYS_ROWS + MORE_ROWS, &n) || n == 0)
 		return;
 	fprintf(out, "  System counters that changed most (per second of measured time; "
-		"ranked by %s):\n", ranking(base, other, rows));
+		"ranked by %s):\n", ranking(base, bg, other, og, rows));
 	for (size_t i = 0; i < n && i < LG_CMP_SYS_ROWS; i++) {
 		const struct lg_cmp_sys_row *r = &rows[i];
 		char chg[32], p[32], name[160], b[32], o[32];

@@ -203,6 +203,22 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 	putchar('\n');
 }
 
+/* The system counters that changed most between the runs of one cell, where the files
+ * have them: only the runs at that client count on either side. */
+static void sys_block(const struct cmp_table *t, size_t i, const struct cmp_cell *c)
+{
+	struct lg_cmp_sys_row row;
+	size_t n = 0;
+
+	if (lg_cmp_sys_rows(&t->files[0], c->bg, &t->files[i], c->og, &row, 1, &n) || !n)
+		return;
+	printf("\n%s against %s", t->files[i].path, t->files[0].path);
+	if (t->sweep)
+		printf(" at %u clients", c->bg->clients);
+	printf(":\n");
+	lg_cmp_sys_print(stdout, &t->files[0], c->bg, &t->files[i], c->og);
+}
+
 int lg_cmp_print_tables(const struct cmp_table *t)
 {
 	metric_table(t, LG_CMP_MBPS);
@@ -216,15 +232,9 @@ int lg_cmp_print_tables(const struct cmp_table *t)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present)
 				verdict_line(t, i, &t->cells[i][g]);
-	for (size_t i = 1; i < t->cli->npaths; i++) {
-		struct lg_cmp_sys_row row;
-		size_t n = 0;
-
-		/* the system counters that changed most, where the files have them */
-		if (t->skip[i] || lg_cmp_sys_rows(&t->files[0], &t->files[i], &row, 1, &n) || !n)
-			continue;
-		printf("\n%s against %s:\n", t->files[i].path, t->files[0].path);
-		lg_cmp_sys_print(stdout, &t->files[0], &t->files[i]);
-	}
+	for (size_t i = 1; i < t->cli->npaths; i++)
+		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
+			if (t->cells[i][g].present)
+				sys_block(t, i, &t->cells[i][g]);
 	return 0;
 }

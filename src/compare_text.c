@@ -227,7 +227,7 @@ static int print_pairs(const struct cmp_table *t)
 		print_setup(t, i);
 		print_metrics(&cell->r);
 		print_verdict(&cell->r, t->cli, &t->files[0], &t->files[i]);
-		lg_cmp_sys_print(stdout, &t->files[0], &t->files[i]);
+		lg_cmp_sys_print(stdout, &t->files[0], cell->bg, &t->files[i], cell->og);
 		if (print_latency(t, i, cell))
 			return -ENOMEM;
 	}

@@ -59,20 +59,29 @@ static int compare(const char *first, ...)
 	return rc;
 }
 
-/* A result file with one run per value of mbps; returns its path (static per name). */
-static const char *result(const char *name, const double *mbps, size_t n)
+/* A result file with one run per value of mbps, run i at clients[i] clients and with a
+ * sys_summary whose gauge "g" is gauge[i] (clients, gauge NULL: without); returns its
+ * path (static per name). */
+static const char *result_at(const char *name, const double *mbps, const int *clients,
+			     const double *gauge, size_t n)
 {
 	static char paths[4][128];
 	static int k;
-	json_t *runs = json_array(), *doc;
+	json_t *runs = json_array(), *doc, *run;
 	char *p = paths[k++ % 4];
 
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(runs, json_pack(
-			"{s:s, s:f, s:f, s:{s:{s:i, s:{s:i, s:i, s:i, s:i}, s:[[i, i, i]]}}}",
-			"status", "complete", "throughput_mbps", mbps[i], "ops_per_s", mbps[i] * 10,
-			"ops_by_type", "read", "count", 1, "latency_ns", "min", 1000, "p50", 1000,
-			"p99", 1000, "max", 1000, "histogram", 1000, 1000, 1));
+	for (size_t i = 0; i < n; i++) {
+		run = json_pack("{s:s, s:f, s:f, s:{s:{s:i, s:{s:i, s:i, s:i, s:i}, s:[[i, i, i]]}}}",
+				"status", "complete", "throughput_mbps", mbps[i], "ops_per_s",
+				mbps[i] * 10, "ops_by_type", "read", "count", 1, "latency_ns", "min",
+				1000, "p50", 1000, "p99", 1000, "max", 1000, "histogram", 1000, 1000, 1);
+		if (clients)
+			json_object_set_new(run, "client_count", json_integer(clients[i]));
+		if (gauge)
+			json_object_set_new(run, "sys_summary", json_pack("{s:f, s:{s:f}}", "seconds",
+						1.0, "gauges", "g", gauge[i]));
+		json_array_append_new(runs, run);
+	}
 	doc = json_pack("{s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:i}, s:o}",
 			"schema", "loadgen-result/1", "loadgen", "version", "0.1.0",
 			"env", "kernel", "6.1.0", "workload", "name", "w", "sha256", "aa",
@@ -81,6 +90,12 @@ static const char *result(const char *name, const double *mbps, size_t n)
 	assert_int_equal(json_dump_file(doc, p, 0), 0);
 	json_decref(doc);
 	return p;
+}
+
+/* A result file of one client count without system counters. */
+static const char *result(const char *name, const double *mbps, size_t n)
+{
+	return result_at(name, mbps, NULL, NULL, n);
 }
 
 static const double BASE[] = { 100, 101, 99, 100 }, HALF[] = { 50, 51, 49, 50 };
@@ -126,11 +141,30 @@ static void test_verdicts(void **state)
 	json_decref(doc);
 }
 
+/* Below the verdicts of a sweep, the system counters of each client count compare only
+ * the runs at that count: the baseline's runs at 1 client (g = 10) are not mixed into
+ * the comparison at 4 (g 40 -> 44, not 25 -> 44). */
+static void test_sys_by_clients(void **state)
+{
+	const int sweep[] = { 1, 1, 4, 4 }, four[] = { 4, 4 };
+	const double g_base[] = { 10, 10, 40, 40 }, g_other[] = { 44, 44 };
+	const char *b = result_at("sweep.json", BASE, sweep, g_base, 4);
+	const char *o = result_at("four.json", BASE, four, g_other, 2);
+
+	(void)state;
+	assert_int_equal(compare(b, o, NULL), 0);
+	assert_non_null(strstr(out[0], "four.json at 4 clients: "));
+	assert_non_null(strstr(out[0], "sweep.json at 4 clients:\n  System counters"));
+	assert_non_null(strstr(out[0], "+10.0%  g "));
+	assert_null(strstr(out[0], "+76.0%"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_usage, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_verdicts, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_sys_by_clients, make_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

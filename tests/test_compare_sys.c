@@ -53,7 +53,7 @@ static const char *printed(const struct lg_cmp_file *base, const struct lg_cmp_f
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	lg_cmp_sys_print(f, base, other);
+	lg_cmp_sys_print(f, base, NULL, other, NULL);
 	fclose(f);
 	assert_true(len < sizeof(text));
 	memcpy(text, buf, len + 1);
@@ -109,7 +109,7 @@ static void test_one_run(void **state)
 	     " \"gone\": 7}, \"gauges\": {\"mem\": 100, \"zero\": 0, \"neg\": -10}}]");
 	load(&o, "[{\"seconds\": 20, \"counters\": {\"cs\": 1000, \"pgin\": 800, \"same\": 100,"
 	     " \"new\": 3}, \"gauges\": {\"mem\": 150, \"zero\": 4, \"neg\": -5}}]");
-	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &o, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 7);
 	row_is(&rows[0], "zero", false, 0, 4, INFINITY, -1);
 	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
@@ -118,7 +118,7 @@ static void test_one_run(void **state)
 	row_is(&rows[4], "neg", false, -10, -5, 50, -1);
 	row_is(&rows[5], "gone", true, 0.7, NAN, NAN, -1);
 	row_is(&rows[6], "new", true, NAN, 0.15, NAN, -1);
-	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0); /* the first max only */
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &o, NULL, rows, 2, &n), 0); /* the first max only */
 	assert_int_equal(n, 2);
 	row_is(&rows[1], "pgin", true, 20, 40, 100, -1);
 	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value with < 2 runs):\n"
@@ -137,7 +137,7 @@ static void test_one_run(void **state)
 		"          n/a  new/s                                   "
 		"              - -> 0.15           \n");
 	/* the other way round: ties of |change| by name, what was new is gone */
-	assert_int_equal(lg_cmp_sys_rows(&o, &b, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&o, NULL, &b, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 7);
 	row_is(&rows[0], "cs", true, 50, 100, 100, -1);
 	row_is(&rows[1], "neg", false, -5, -10, -100, -1);
@@ -170,7 +170,7 @@ static void test_welch(void **state)
 	     " \"gauges\": {\"load\": 3.5}},"
 	     " {\"seconds\": 0, \"counters\": {\"steady\": 1e9, \"once\": 1e9},"
 	     " \"gauges\": {\"load\": 100}}]");
-	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &o, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 5);
 	/* both sides constant but different: p = 0, then the larger change first */
 	row_is(&rows[0], "drop", true, 50, 30, -40, 0);
@@ -215,7 +215,7 @@ static void test_missing(void **state)
 	     " {\"seconds\": 1, \"counters\": {\"a\": 5, \"c\": 3}, \"gauges\": {\"late\": 2}}]");
 	load(&none, "[null]");
 	load(&nosecs, "[{\"counters\": {\"a\": 1}, \"gauges\": {\"g\": 7}}]");
-	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &o, NULL, rows, 8, &n), 0);
 	/* a: {10, 10} -> {5} (not 999 / 0 s); b: {4} -> {8}; c: {2} -> {3}; h equal; d only
 	 * in a later run of the baseline; g only in the other (the baseline's 7 is from a
 	 * run without seconds); late only in the other's second run */
@@ -242,13 +242,13 @@ static void test_missing(void **state)
 		"          n/a  late                                    "
 		"              - -> 2              \n");
 	n = 99;
-	assert_int_equal(lg_cmp_sys_rows(&none, &o, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&none, NULL, &o, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(lg_cmp_sys_rows(&b, &none, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &none, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(lg_cmp_sys_rows(&nosecs, &o, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&nosecs, NULL, &o, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(lg_cmp_sys_rows(&o, &nosecs, rows, 8, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&o, NULL, &nosecs, NULL, rows, 8, &n), 0);
 	assert_int_equal(n, 0);
 	assert_string_equal(printed(&none, &o), "");
 	assert_string_equal(printed(&b, &none), "");
@@ -316,7 +316,7 @@ static void test_many_runs(void **state)
 					      "g", 1000000, "late", 5));
 	load_json(&b, sums);
 	load(&o, "[{\"seconds\": 1, \"gauges\": {\"g\": 2}}]");
-	assert_int_equal(lg_cmp_sys_rows(&b, &o, rows, 2, &n), 0);
+	assert_int_equal(lg_cmp_sys_rows(&b, NULL, &o, NULL, rows, 2, &n), 0);
 	assert_int_equal(n, 1);
 	row_is(&rows[0], "g", false, 1, 2, 100, -1);
 	lg_cmp_file_release(&b);

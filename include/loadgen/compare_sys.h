@@ -22,13 +22,17 @@ struct lg_cmp_sys_row {
 	double p;           /* Welch p-value across runs, NaN with < 2 runs on a side */
 };
 
-/* The at most max rows that changed most, most significant first, into out[0..*n).
- * The keys are those of every run with measured seconds of either file (runs without
- * them count for nothing); keys equal on both sides are left out, keys on one side only
- * come after those that changed. No rows when a file has no such run. 0 or -ENOMEM. */
-int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
+/* The at most max rows that changed most, most significant first, into out[0..*n), over
+ * the runs of group bg of base and og of other (the same client count; NULL: every run
+ * of that file). The keys are those of every such run with measured seconds (runs
+ * without them count for nothing); keys equal on both sides are left out, keys on one
+ * side only come after those that changed. No rows when a side has no such run. 0 or
+ * -ENOMEM. */
+int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		    const struct lg_cmp_file *other, const struct lg_cmp_group *og,
 		    struct lg_cmp_sys_row *out, size_t max, size_t *n);
-/* Print those rows (nothing when a file has no sys_summary). */
-void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_file *other);
+/* Print those rows (nothing when a side has no sys_summary). */
+void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		      const struct lg_cmp_file *other, const struct lg_cmp_group *og);
 
 #endif
