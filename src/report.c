@@ -342,6 +342,37 @@ out:
 	free(cs);
 }
 
+/* One item of lg_report_issues when n > 0: "; " between items, "  FAILURE: " first. */
+static void issue(FILE *out, int *k, uint64_t n, const char *what, const char *phase)
+{
+	if (!n)
+		return;
+	fprintf(out, "%s%" PRIu64 " %s%s%s", (*k)++ ? "; " : "  FAILURE: ", n, what,
+		phase ? " in " : "", phase ? phase : "");
+}
+
+void lg_report_issues(FILE *out, const struct lg_run *run)
+{
+	static const char *const stopped[] = {
+		[LG_RUN_INTERRUPTED] = "interrupted", [LG_RUN_ABORTED] = "aborted",
+		[LG_RUN_FAILED] = "failed: nothing measured",
+	};
+	int k = 0;
+
+	issue(out, &k, run->errors, "unexpected results", NULL);
+	issue(out, &k, run->skipped[LG_SKIP_NOT_OPEN], "ops not executed (slot not open)", NULL);
+	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
+		uint64_t skipped = run->untimed_skipped[p][LG_SKIP_NOT_OPEN];
+
+		issue(out, &k, run->untimed_errors[p], "unexpected results", lg_untimed_name(p));
+		issue(out, &k, skipped, "ops not executed (slot not open)", lg_untimed_name(p));
+	}
+	issue(out, &k, run->corruptions, "corrupt blocks", NULL);
+	issue(out, &k, run->nlost, "client processes lost", NULL);
+	if (run->status < sizeof(stopped) / sizeof(*stopped) && stopped[run->status])
+		fprintf(out, "  (%s)", stopped[run->status]);
+}
+
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
 {
 	double secs = run->duration_s > 0 ? run->duration_s : 0;
