@@ -13,6 +13,7 @@
 
 #include "loadgen/cli.h"
 #include "loadgen/loadfile.h"
+#include "loadgen/paths.h"
 #include "loadgen/yaml_write.h"
 
 #define EXIT_USAGE 2
@@ -110,6 +111,7 @@ int lg_import_main(int argc, char **argv)
 	static const char *const options[] = { "output", "help", NULL };
 	const char *in = NULL, *out = "-";
 	struct lg_workload *wl = NULL;
+	char err[1024];
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -136,6 +138,11 @@ int lg_import_main(int argc, char **argv)
 		return bad_usage("missing the loadfile to convert", "");
 	if (!*out)
 		return bad_usage("empty output file name", "");
+	if (lg_paths_distinct((struct lg_named_path[]){ { .what = "the input", .path = in },
+			{ .what = "-o", .path = out, .output = true } }, 2, err, sizeof(err))) {
+		fprintf(stderr, "loadgen import: %s\n", err);
+		return EXIT_USAGE;
+	}
 	rc = load(in, &wl);
 	if (!rc)
 		rc = write_out(out, wl);

@@ -9,6 +9,7 @@
  * appear inside its block whatever a path or label holds. */
 #include "loadgen/report_html.h"
 #include "loadgen/errf.h"
+#include "loadgen/paths.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -250,6 +251,25 @@ static int bad_usage(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* -o names none of the result files (the page would replace one). 0 or -EINVAL (said). */
+static int output_distinct(char **paths, size_t n, const char *out)
+{
+	struct lg_named_path *p = calloc(n + 1, sizeof(*p));
+	char err[ERR_MAX];
+	int rc = p ? 0 : -ENOMEM;
+
+	for (size_t i = 0; p && i < n; i++)
+		p[i] = (struct lg_named_path){ .what = "the result file", .path = paths[i] };
+	if (p) {
+		p[n] = (struct lg_named_path){ .what = "-o", .path = out, .output = true };
+		rc = lg_paths_distinct(p, n + 1, err, sizeof(err));
+	}
+	if (rc)
+		fprintf(stderr, "loadgen report: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);
+	free(p);
+	return rc;
+}
+
 /* Load every file, reporting each one that cannot be used. 0 or -EINVAL. */
 static int load_all(char **paths, size_t n, struct lg_cmp_file *files)
 {
@@ -296,7 +316,7 @@ int lg_report_html_main(int argc, char **argv)
 		fprintf(stderr, "loadgen report: %s\n", strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	if (load_all(argv + optind, n, files) == 0) {
+	if (output_distinct(argv + optind, n, out) == 0 && load_all(argv + optind, n, files) == 0) {
 		if (lg_report_html_write(files, n, out, err, sizeof(err)) == 0)
 			status = 0;
 		else

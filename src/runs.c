@@ -19,6 +19,7 @@
 #include "loadgen/hosts.h"
 #include "loadgen/loadfile.h"
 #include "loadgen/monitor.h"
+#include "loadgen/paths.h"
 #include "loadgen/report.h"
 #include "loadgen/report_html.h"
 #include "loadgen/result_json.h"
@@ -246,6 +247,22 @@ int lg_runs_status(const struct lg_run *runs, size_t n)
 	return lg_engine_interrupted() ? LG_EXIT_INTERRUPT : status;
 }
 
+/* The outputs neither replace each other nor the workload's file (one of a sweep's
+ * counts' loads is enough: they all come from the same file). 0 or -EINVAL (msg). */
+static int outputs_distinct(const struct lg_config *cfg, const struct lg_workload *wl,
+			    char *msg, size_t len)
+{
+	const struct lg_named_path files[] = {
+		{ .what = "the loadfile", .output = false,
+		  .path = strncmp(wl->source, "builtin:", 8) ? wl->source : NULL },
+		{ .what = "--json", .path = cfg->json_path, .output = true },
+		{ .what = "--html", .path = cfg->html_path, .output = true },
+		{ .what = "--log", .path = cfg->log_path, .output = true },
+	};
+
+	return lg_paths_distinct(files, sizeof(files) / sizeof(*files), msg, len);
+}
+
 /* Checks that need the workload and may refuse the run before any load starts. */
 int lg_runs_preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, size_t len)
 {
@@ -255,6 +272,8 @@ int lg_runs_preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, 
 		snprintf(msg, len, "-D %s", err);
 		return -ENOTDIR;
 	}
+	if (outputs_distinct(cfg, wl, msg, len))
+		return -EINVAL;
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
 		snprintf(msg, len, "--json %s", err);
 		return -EINVAL;

@@ -1,0 +1,68 @@
+/* Files a command reads and writes, told apart before anything is written
+ * (include/loadgen/paths.h). A file that exists is known by its device and inode, so a
+ * hard link, a symbolic link or another spelling of the same path is caught; one that
+ * does not exist yet (an output) by its real directory and its name. */
+#include "loadgen/paths.h"
+#include "loadgen/errf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* "REALDIR/NAME" for path into buf; false when its directory cannot be resolved. */
+static bool canonical(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (!realpath(dir, real))
+		return false;
+	return (size_t)snprintf(buf, len, "%s/%s", real, name) < len;
+}
+
+bool lg_path_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	char ca[PATH_MAX + NAME_MAX + 2], cb[PATH_MAX + NAME_MAX + 2];
+
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea != eb) /* one exists, the other not: different names of different files */
+		return false;
+	if (canonical(a, ca, sizeof(ca)) && canonical(b, cb, sizeof(cb)))
+		return strcmp(ca, cb) == 0;
+	return strcmp(a, b) == 0;
+}
+
+/* Whether p is a file name at all (not missing, not standard output). */
+static bool named(const struct lg_named_path *p)
+{
+	return p->path && *p->path && strcmp(p->path, "-") != 0;
+}
+
+int lg_paths_distinct(const struct lg_named_path *p, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (!(p[i].output || p[j].output) || !named(&p[i]) || !named(&p[j]) ||
+			    !lg_path_same(p[i].path, p[j].path))
+				continue;
+			return lg_errf(err, errlen, -EINVAL,
+				       "%s %s and %s %s name the same file: writing %s would "
+				       "replace %s", p[i].what, p[i].path, p[j].what, p[j].path,
+				       p[j].output ? p[j].what : p[i].what,
+				       p[j].output ? p[i].what : p[j].what);
+		}
+	return 0;
+}
