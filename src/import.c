@@ -139,7 +139,8 @@ int lg_import_main(int argc, char **argv)
 	if (!*out)
 		return bad_usage("empty output file name", "");
 	if (lg_paths_distinct((struct lg_named_path[]){ { .what = "the input", .path = in },
-			{ .what = "-o", .path = out, .output = true } }, 2, err, sizeof(err))) {
+			{ .what = "-o", .path = out, .output = true } }, 2, err, sizeof(err)) ||
+	    (strcmp(out, "-") != 0 && lg_path_check_output(out, err, sizeof(err)))) {
 		fprintf(stderr, "loadgen import: %s\n", err);
 		return EXIT_USAGE;
 	}

@@ -1,16 +1,20 @@
 /* Files a command reads and writes, told apart before anything is written
  * (include/loadgen/paths.h). A file that exists is known by its device and inode, so a
  * hard link, a symbolic link or another spelling of the same path is caught; one that
- * does not exist yet (an output) by its real directory and its name. */
+ * does not exist yet (an output) by its real directory and its name. An output is
+ * written to a temporary file beside it and renamed over it, so it must be a regular
+ * file or nothing yet: a rename over /dev/null would replace the device node. */
 #include "loadgen/paths.h"
 #include "loadgen/errf.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* "REALDIR/NAME" for path into buf; false when its directory cannot be resolved. */
 static bool canonical(const char *path, char *buf, size_t len)
@@ -65,4 +69,37 @@ int lg_paths_distinct(const struct lg_named_path *p, size_t n, char *err, size_t
 				       p[j].output ? p[i].what : p[j].what);
 		}
 	return 0;
+}
+
+int lg_path_check_output(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *copy, *dir;
+	int rc = 0;
+
+	if (!path || !*path)
+		return lg_errf(err, errlen, -EINVAL, "%s: empty path", path ? path : "(null)");
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return lg_errf(err, errlen, -EISDIR, "%s: is a directory", path);
+		/* rename() would replace a device node or FIFO instead of writing to it */
+		if (!S_ISREG(st.st_mode))
+			return lg_errf(err, errlen, -EINVAL, "%s: not a regular file", path);
+	} else if (errno != ENOENT && errno != ENOTDIR) {
+		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	}
+	copy = strdup(path);
+	if (!copy)
+		return lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0)
+		rc = lg_errf(err, errlen, -errno, "%s: directory %s: %s", path, dir,
+			  strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = lg_errf(err, errlen, -ENOTDIR, "%s: %s is not a directory", path, dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		rc = lg_errf(err, errlen, -errno, "%s: cannot create files in %s: %s", path, dir,
+			  strerror(errno));
+	free(copy);
+	return rc;
 }

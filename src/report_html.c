@@ -251,8 +251,9 @@ static int bad_usage(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* -o names none of the result files (the page would replace one). 0 or -EINVAL (said). */
-static int output_distinct(char **paths, size_t n, const char *out)
+/* -o can take the page: a regular file or nothing yet (not /dev/null, which the rename
+ * would replace), and none of the result files. 0 or a negative errno (said). */
+static int check_output(char **paths, size_t n, const char *out)
 {
 	struct lg_named_path *p = calloc(n + 1, sizeof(*p));
 	char err[ERR_MAX];
@@ -264,6 +265,8 @@ static int output_distinct(char **paths, size_t n, const char *out)
 		p[n] = (struct lg_named_path){ .what = "-o", .path = out, .output = true };
 		rc = lg_paths_distinct(p, n + 1, err, sizeof(err));
 	}
+	if (!rc && out && strcmp(out, "-") != 0)
+		rc = lg_path_check_output(out, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "loadgen report: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : err);
 	free(p);
@@ -316,7 +319,7 @@ int lg_report_html_main(int argc, char **argv)
 		fprintf(stderr, "loadgen report: %s\n", strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	if (output_distinct(argv + optind, n, out) == 0 && load_all(argv + optind, n, files) == 0) {
+	if (check_output(argv + optind, n, out) == 0 && load_all(argv + optind, n, files) == 0) {
 		if (lg_report_html_write(files, n, out, err, sizeof(err)) == 0)
 			status = 0;
 		else

@@ -4,6 +4,7 @@
  * leaves half a result. */
 #include "loadgen/result_json.h"
 #include "loadgen/errf.h"
+#include "loadgen/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,35 +19,7 @@
 
 int lg_result_json_check(const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	char *copy, *dir;
-	int rc = 0;
-
-	if (!path || !*path)
-		return lg_errf(err, errlen, -EINVAL, "%s: empty path", path ? path : "(null)");
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return lg_errf(err, errlen, -EISDIR, "%s: is a directory", path);
-		/* rename() would replace a device node or FIFO instead of writing to it */
-		if (!S_ISREG(st.st_mode))
-			return lg_errf(err, errlen, -EINVAL, "%s: not a regular file", path);
-	} else if (errno != ENOENT && errno != ENOTDIR) {
-		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	}
-	copy = strdup(path);
-	if (!copy)
-		return lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
-	dir = dirname(copy);
-	if (stat(dir, &st) != 0)
-		rc = lg_errf(err, errlen, -errno, "%s: directory %s: %s", path, dir,
-			  strerror(errno));
-	else if (!S_ISDIR(st.st_mode))
-		rc = lg_errf(err, errlen, -ENOTDIR, "%s: %s is not a directory", path, dir);
-	else if (access(dir, W_OK | X_OK) != 0)
-		rc = lg_errf(err, errlen, -errno, "%s: cannot create files in %s: %s", path, dir,
-			  strerror(errno));
-	free(copy);
-	return rc;
+	return lg_path_check_output(path, err, errlen);
 }
 
 /* mkstemp makes 0600 files; give the result the mode a plain fopen would. umask can

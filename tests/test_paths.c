@@ -1,7 +1,8 @@
 /* paths.c: two spellings, a hard link and a symbolic link of one file are the same file;
  * so are two spellings of a file not written yet; different files are not; an output
  * named like an input or another output is refused with both names, inputs alone and
- * standard output ("-") never are. */
+ * standard output ("-") never are; an output that is not a regular file (a FIFO,
+ * /dev/null) is refused, which a rename over it would replace. */
 #include "loadgen/paths.h"
 
 #include <errno.h>
@@ -88,11 +89,30 @@ static void test_distinct(void **state)
 	assert_int_equal(lg_paths_distinct(p, 4, err, sizeof(err)), 0);
 }
 
+/* An output must be a regular file or nothing yet, in a writable directory. */
+static void test_check_output(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(lg_path_check_output(at(0, "new.json"), err, sizeof(err)), 0);
+	touch(at(0, "old.json"));
+	assert_int_equal(lg_path_check_output(at(0, "old.json"), err, sizeof(err)), 0);
+	assert_int_equal(mkfifo(at(1, "fifo"), 0644), 0);
+	assert_int_equal(lg_path_check_output(at(1, "fifo"), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/fifo: not a regular file"));
+	assert_int_equal(lg_path_check_output("/dev/null", err, sizeof(err)), -EINVAL);
+	assert_int_equal(lg_path_check_output(dir, err, sizeof(err)), -EISDIR);
+	assert_int_equal(lg_path_check_output(at(2, "no/such.json"), err, sizeof(err)), -ENOENT);
+	assert_int_equal(lg_path_check_output("", err, sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_same, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_distinct, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_check_output, make_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,4 +25,10 @@ bool lg_path_same(const char *a, const char *b);
  * ...". */
 int lg_paths_distinct(const struct lg_named_path *p, size_t n, char *err, size_t errlen);
 
+/* Check that path can take an output written atomically (a temporary file beside it,
+ * renamed over it): not empty, a regular file or nothing yet (a rename would replace a
+ * device node such as /dev/null, or a FIFO, rather than write to it), in a directory
+ * that exists and can be written. 0, or a negative errno with err "PATH: why". */
+int lg_path_check_output(const char *path, char *err, size_t errlen);
+
 #endif

@@ -3,9 +3,12 @@ written (exit 2, both names in the message), and the file is left as it was:
 - a run's --html, --log or --json over another of them or over the loadfile (before,
   `--json r.json --html r.json` left only the report, the result was lost);
 - `loadgen report r.json -o r.json` (the page replaced the result);
-- `loadgen import client.txt -o client.txt` (the YAML replaced the dbench file)."""
+- `loadgen import client.txt -o client.txt` (the YAML replaced the dbench file).
+`report -o` and `import -o` refuse what is not a regular file, as --json does: their
+rename replaced a FIFO, or as root /dev/null, with a regular file."""
 import os
 import shutil
+import stat
 import subprocess
 
 from lgtest import LOADGEN, SOURCE, check, run, tmpdir
@@ -52,3 +55,12 @@ refused(["import", dd, "-o", "./dd.yaml"], dd, "import -o over its input")
 p = subprocess.run([LOADGEN, "import", dd, "-o", "-"], capture_output=True, text=True,
                    timeout=60)
 check(p.returncode == 0 and "name: " in p.stdout, "import to stdout still works", p.stderr)
+
+# Not a regular file: refused, and still what it was (a FIFO here; /dev/null as root).
+fifo = os.path.join(d, "fifo")
+os.mkfifo(fifo)
+for args in (["report", result, "-o", fifo], ["import", dd, "-o", fifo]):
+    p = subprocess.run([LOADGEN] + args, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2 and f"{fifo}: not a regular file" in p.stderr and
+          stat.S_ISFIFO(os.stat(fifo).st_mode), f"{args[0]} -o FIFO: refused, FIFO kept",
+          f"rc={p.returncode}\n{p.stderr}")
