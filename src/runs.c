@@ -247,14 +247,15 @@ int lg_runs_status(const struct lg_run *runs, size_t n)
 	return lg_engine_interrupted() ? LG_EXIT_INTERRUPT : status;
 }
 
-/* The outputs neither replace each other nor the workload's file (one of a sweep's
- * counts' loads is enough: they all come from the same file). 0 or -EINVAL (msg). */
+/* The outputs neither replace each other nor the workload's file (wl may be NULL: the
+ * outputs alone). 0 or -EINVAL (msg). */
 static int outputs_distinct(const struct lg_config *cfg, const struct lg_workload *wl,
 			    char *msg, size_t len)
 {
 	const struct lg_named_path files[] = {
 		{ .what = "the loadfile", .output = false,
-		  .path = strncmp(wl->source, "builtin:", 8) ? wl->source : NULL },
+		  .path = wl && wl->source && strncmp(wl->source, "builtin:", 8) ? wl->source
+								       : NULL },
 		{ .what = "--json", .path = cfg->json_path, .output = true },
 		{ .what = "--html", .path = cfg->html_path, .output = true },
 		{ .what = "--log", .path = cfg->log_path, .output = true },
