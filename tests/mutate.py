@@ -75,16 +75,15 @@ MUTANTS = [
      "w.p = lg_stat_t_two_sided(w.t, w.df);", "w.p = lg_stat_t_two_sided(w.t, w.df) / 2;",
      "unit_statistics|unit_compare|integration_test_compare"),
     ("compare-sys-keys-first-run", "src/compare_sys.c",
-     "!rc && i < json_array_size(f->runs) && i < MAX_RUNS; i++) {",
-     "!rc && i < json_array_size(f->runs) && i < MAX_RUNS;"
-     " i = summary_of(f, i) ? MAX_RUNS : i + 1) {",
+     "!rc && j < nruns(f, g); j++) {",
+     "!rc && j < nruns(f, g); j = summary_of(f, g, j) ? nruns(f, g) : j + 1) {",
      "unit_compare_sys"),
     ("compare-sys-keys-base-only", "src/compare_sys.c",
-     "\t\tif (!rc)\n\t\t\trc = add_keys(&rs, other, groups[g]);\n", "", "unit_compare_sys"),
+     "\t\tif (!rc)\n\t\t\trc = add_keys(&rs, other, og, groups[g]);\n", "", "unit_compare_sys"),
     ("compare-sys-gauges-without-seconds", "src/compare_sys.c",
-     "const json_t *s = summary_of(f, i);\n\t\tconst json_t *v",
-     "const json_t *s = group[0] == 'g' ? json_object_get(json_array_get(f->runs, i),"
-     " \"sys_summary\") : summary_of(f, i);\n\t\tconst json_t *v",
+     "const json_t *s = summary_of(f, g, j);\n\t\tconst json_t *v",
+     "const json_t *s = group[0] == 'g' ? json_object_get(json_array_get(f->runs,"
+     " g ? g->runs[j] : j), \"sys_summary\") : summary_of(f, g, j);\n\t\tconst json_t *v",
      "unit_compare_sys"),
     # --- --verify ---
     ("holes-verified", "src/verify.c",
@@ -201,7 +200,7 @@ MUTANTS = [
      "var k = Math.round(t / step), b = bins[k]", "var k = i, b = bins[k]",
      "integration_test_report_html$"),
     ("compare-sys-heading-runs", "src/compare_sys.c",
-     "if (summaries(base) < 2 || summaries(other) < 2)", "if (1)", "unit_compare_sys"),
+     "if (summaries(base, bg) < 2 || summaries(other, og) < 2)", "if (1)", "unit_compare_sys"),
     # --- the files setup leaves open for cleanup (client.c, ops.c) ---
     ("kept-mark-survives-reopen", "src/ops.c",
      "\ts->kept = false; /* no longer setup's file (see keep_setup_files) */\n", "",
@@ -244,9 +243,9 @@ MUTANTS = [
     ("summary-level-mean-placeholders", "src/monitor.c",
      "return n ? sum / (double)n : 0;", "return n ? sum / (double)json_array_size(tl) : 0;",
      "unit_monitor"),
-    ("result-dir-access-unchecked", "src/result_file.c",
+    ("result-dir-access-unchecked", "src/paths.c",
      "else if (access(dir, W_OK | X_OK) != 0)", "else if (0 && access(dir, W_OK | X_OK) != 0)",
-     "unit_result_json"),
+     "unit_result_json|unit_paths"),
     ("btrfs-source-ignored", "src/sysinfo.c",
      "if (m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
      "if (0 && m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
@@ -264,6 +263,24 @@ MUTANTS = [
      "for (size_t i = 1; i < c->nvar; i++) {\n\t\tconst struct lg_ab_analysis *an",
      "for (size_t i = 1; i < 2; i++) {\n\t\tconst struct lg_ab_analysis *an",
      "integration_test_ab_multi"),
+    # --- sweeps compared count by count (report, compare's system counters) ---
+    ("report-cmp-mixes-counts", "src/report_html_data.c",
+     "bool by_count = base->ngroups > 1 || other->ngroups > 1;", "bool by_count = false;",
+     "unit_report_html"),
+    ("compare-sys-all-runs", "src/compare_table.c",
+     "lg_cmp_sys_print(stdout, &t->files[0], c->bg, &t->files[i], c->og);",
+     "lg_cmp_sys_print(stdout, &t->files[0], NULL, &t->files[i], NULL);", "unit_compare_cli"),
+    # --- outputs that would replace an input or each other (paths.c) ---
+    ("paths-inode-ignored", "src/paths.c",
+     "return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;", "return strcmp(a, b) == 0;",
+     "unit_paths|integration_test_output_paths"),
+    ("report-output-unchecked", "src/report_html.c",
+     "rc = lg_path_check_output(out, err, sizeof(err));", "rc = 0;",
+     "integration_test_output_paths"),
+    # --- -q's one line per run says what went wrong ---
+    ("quiet-line-silent", "src/runs.c",
+     "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
+     "integration_test_quiet_failures"),
 ]
 
 
