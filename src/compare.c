@@ -134,8 +134,9 @@ static void warn_incomplete(const struct lg_cmp_file *f)
 				f->path, r, st);
 	}
 	if (f->nfailed)
-		fprintf(stderr, "loadgen compare: %s: %zu run%s failed in setup and measured "
-			"nothing; left out\n", f->path, f->nfailed, f->nfailed == 1 ? "" : "s");
+		fprintf(stderr, "loadgen compare: %s: %zu run%s measured nothing (failed in "
+			"setup, or interrupted before measuring); left out\n", f->path, f->nfailed,
+			f->nfailed == 1 ? "" : "s");
 }
 
 /* Load every file; one that cannot be used is reported and marked skipped. Returns

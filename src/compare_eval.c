@@ -217,8 +217,18 @@ out:
 	return rc;
 }
 
-/* Leave out the runs whose setup failed (status "failed"): they measured nothing, and
- * their 0 MB/s would read as a slowdown. f->runs becomes an array of the others, with
+/* Whether run measured nothing: its setup failed (status "failed"), or it was stopped
+ * before its measured phase began (a duration of 0: interrupted in setup or warm-up). */
+static bool measured_nothing(const json_t *run)
+{
+	const char *st = json_string_value(json_object_get(run, "status"));
+	const json_t *d = json_object_get(run, "duration_s");
+
+	return (st && strcmp(st, "failed") == 0) || (json_is_number(d) && !(json_number_value(d) > 0));
+}
+
+/* Leave out the runs that measured nothing (measured_nothing): their 0 MB/s would read
+ * as a slowdown. f->runs becomes an array of the others, with
  * f->mbps and f->ops compacted alike; f->nfailed counts what was left out. Runs were
  * checked before, so messages name their index in the file. */
 static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
@@ -229,9 +239,7 @@ static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
 	if (!kept)
 		return lg_errf(err, errlen, -ENOMEM, "%s: %s", f->path, strerror(ENOMEM));
 	json_array_foreach(f->runs, r, run) {
-		const char *st = json_string_value(json_object_get(run, "status"));
-
-		if (st && strcmp(st, "failed") == 0) {
+		if (measured_nothing(run)) {
 			f->nfailed++;
 			continue;
 		}
@@ -247,7 +255,8 @@ static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
 	f->nruns = n;
 	if (n == 0)
 		return lg_errf(err, errlen, -EINVAL,
-			    "%s: every run failed in its setup: nothing was measured", f->path);
+			    "%s: every run failed in its setup or was interrupted before measuring:"
+			    " nothing was measured", f->path);
 	return 0;
 }
 

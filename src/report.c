@@ -283,18 +283,26 @@ static void print_untimed(FILE *out, const struct lg_run *run)
 
 void lg_report_summary(FILE *out, const struct lg_run *runs, size_t n)
 {
+	struct lg_run *sel = calloc(n ? n : 1, sizeof(*sel));
 	struct lg_stat_summary m, o;
 	const char *warn;
 	double cv;
+	size_t k = sel && n ? lg_runs_with_clients(runs, n, runs[0].nclients, sel) : 0;
 
-	if (n < 2 || lg_runs_summarize(runs, n, &m, &o))
+	if (k < 2 || lg_runs_summarize(sel, k, &m, &o)) {
+		free(sel);
 		return;
+	}
+	free(sel);
 	fprintf(out, "\nSummary of %zu runs       mean    stddev       min       max  95%% CI of the"
-		" mean      CV\n", n);
+		" mean      CV\n", k);
 	fprintf(out, " MB/sec       %12.3f %9.3f %9.3f %9.3f  [%.3f, %.3f]  %5.2f %%\n", m.mean,
 		m.stddev, m.min, m.max, m.ci95_lo, m.ci95_hi, lg_stat_cv_pct(&m));
 	fprintf(out, " ops/sec      %12.1f %9.1f %9.1f %9.1f  [%.1f, %.1f]  %5.2f %%\n", o.mean,
 		o.stddev, o.min, o.max, o.ci95_lo, o.ci95_hi, lg_stat_cv_pct(&o));
+	if (k < n) /* interrupted in setup or warm-up: a 0 there would be no measurement */
+		fprintf(out, "(left out: %zu run%s that measured nothing)\n", n - k,
+			n - k == 1 ? "" : "s");
 	cv = lg_stat_cv_pct(m.mean > 0 ? &m : &o);
 	warn = lg_cv_warning(cv);
 	if (warn)

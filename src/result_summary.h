@@ -38,7 +38,11 @@ struct lg_count_summary {
 	struct lg_histogram all;      /* every op of every run */
 };
 
-/* Copy the runs with client count clients into out (room for n); returns how many. The
+/* Whether run measured anything: not failed, and a measured phase longer than 0 (a run
+ * interrupted in its setup or warm-up measured nothing; its 0 MB/s is no result). */
+bool lg_run_measured(const struct lg_run *run);
+/* Copy the runs with client count clients that measured something (all of them when
+ * none did) into out (room for n): the runs a summary is made of. Returns how many. The
  * copies share what the runs own. */
 size_t lg_runs_with_clients(const struct lg_run *runs, size_t n, unsigned clients,
 			    struct lg_run *out);

@@ -135,7 +135,7 @@ static json_t *with_status(json_t *doc, size_t r, const char *status)
 }
 
 /* A run that failed in setup measured nothing: left out, not a 0 MB/s sample that reads
- * as a slowdown; a run cut short still counts. */
+ * as a slowdown; a run cut short still counts, unless it was cut before measuring. */
 static void test_failed_runs_left_out(void **state)
 {
 	const double base[] = { 100, 101, 99, 100 }, other[] = { 100, 99, 101, 0 };
@@ -143,6 +143,7 @@ static void test_failed_runs_left_out(void **state)
 	struct lg_cmp_file fa, fb;
 	struct lg_cmp_result r;
 	char err[256];
+	json_t *doc;
 
 	(void)state;
 	load(&fa, base, NULL, 4);
@@ -163,6 +164,17 @@ static void test_failed_runs_left_out(void **state)
 					  &fb, err, sizeof(err)), 0);
 	assert_int_equal(fb.nruns, 4);
 	assert_int_equal(fb.nfailed, 0);
+	lg_cmp_file_release(&fb);
+	/* but not when it was interrupted before its measured phase (0 s): nothing measured */
+	doc = with_status(make_doc(other, NULL, 4, "6.1.0"), 3, "interrupted");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 3), "duration_s",
+			    json_real(0));
+	assert_int_equal(lg_cmp_file_init("w.json", doc, &fb, err, sizeof(err)), 0);
+	assert_int_equal(fb.nruns, 3);
+	assert_int_equal(fb.nfailed, 1);
+	lg_cmp_decide(&fa, &fb, &default_opts, &r);
+	assert_int_equal(r.metric[LG_CMP_MBPS].other.n, 3);
+	assert_int_equal(r.verdict, LG_VERDICT_SAME);
 	lg_cmp_file_release(&fb);
 	lg_cmp_file_release(&fa);
 	/* nothing measured at all: refused, naming the file */

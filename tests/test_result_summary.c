@@ -69,6 +69,39 @@ static void test_summary(void **state)
 	assert_null(lg_summary_json(runs, 0));
 }
 
+/* A run interrupted in its warm-up measured nothing (0 s): its 0 MB/s is no sample, so
+ * the summary is of the others (before, --repeat 3 stopped in the second warm-up said
+ * "mean 966, CV 141 %" of runs at 1933 and 0); a failed run neither. When no run
+ * measured anything, the summary is of them all, as they are. */
+static void test_summary_leaves_out_unmeasured(void **state)
+{
+	struct lg_run runs[4] = {
+		{ .nclients = 2, .duration_s = 1, .ops = 10, .bytes_written = 1000000 },
+		{ .nclients = 2, .duration_s = 1, .ops = 30, .bytes_written = 3000000 },
+		{ .nclients = 2, .status = LG_RUN_INTERRUPTED },
+		{ .nclients = 2, .status = LG_RUN_FAILED, .duration_s = 1 },
+	};
+	json_t *s = lg_summary_json(runs, 4), *by;
+
+	(void)state;
+	assert_false(lg_run_measured(&runs[2]));
+	assert_false(lg_run_measured(&runs[3]));
+	assert_non_null(s);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "throughput_mbps"),
+							     "n")), 2);
+	assert_true(fabs(real(s, "throughput_mbps", "mean") - 2) < 1e-12);
+	assert_true(real(s, "throughput_mbps", "min") == 1);
+	by = json_array_get(json_object_get(s, "by_clients"), 0);
+	assert_int_equal(json_integer_value(json_object_get(by, "runs")), 2);
+	assert_true(fabs(real(by, "ops_per_s", "mean") - 20) < 1e-12);
+	json_decref(s);
+	s = lg_summary_json(runs + 2, 1); /* nothing measured: the run as it is */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "throughput_mbps"),
+							     "n")), 1);
+	assert_true(real(s, "throughput_mbps", "mean") == 0);
+	json_decref(s);
+}
+
 static struct lg_client_stats *client(unsigned id, uint64_t bytes)
 {
 	struct lg_client_stats *cs;
@@ -209,6 +242,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_leaves_out_unmeasured),
 		cmocka_unit_test(test_fairness),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_stalls),

@@ -46,7 +46,8 @@ struct lg_cmp_file {
 	json_t *doc;      /* the whole result (one reference owned) */
 	json_t *runs;     /* doc's "runs" but those whose setup failed: non-empty (owned) */
 	size_t nruns;     /* entries in runs */
-	size_t nfailed;   /* runs of doc left out of runs: status "failed", nothing measured */
+	size_t nfailed;   /* runs of doc left out of runs: nothing measured (status "failed",
+			     or a duration_s of 0: interrupted before its measured phase) */
 	double *mbps;     /* per-run throughput_mbps, nruns values (owned) */
 	double *ops;      /* per-run ops_per_s, nruns values (owned) */
 	struct lg_cmp_group *groups; /* runs by client count, in ascending count (owned) */
