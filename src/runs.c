@@ -87,22 +87,33 @@ void lg_runs_say(const struct lg_config *cfg, const char *err)
 		fprintf(stderr, "loadgen: %s\n", err);
 }
 
-/* The result files of the runs: --json, --html, and the last line of --log. */
+/* One result file written (rc 0) or said on stderr; returns rc. */
+static int written(int rc, const char *err)
+{
+	if (rc)
+		fprintf(stderr, "loadgen: %s\n", err);
+	return rc;
+}
+
+/* The result files of the runs: --json, --html, and the last line of --log. Each is
+ * written even when another could not be (a full filesystem under --json need not cost
+ * the report on another one), and each failure is said. */
 int lg_runs_write_result(const struct lg_config *cfg, const struct lg_workload *wl,
 			 const struct lg_run *runs, size_t n)
 {
 	char err[1024];
 	json_t *doc = lg_run_output_result(cfg, wl, runs, n);
-	int rc = doc ? lg_result_json_hosts(doc, runs, n) : -ENOMEM;
+	int built = doc ? lg_result_json_hosts(doc, runs, n) : -ENOMEM, rc = built, w;
 
-	if (!rc && cfg->json_path)
-		rc = lg_result_json_write(cfg->json_path, doc, err, sizeof(err));
-	if (rc == 0 && cfg->html_path)
-		rc = lg_report_html_doc(doc, cfg->json_path ? cfg->json_path : "this run",
-					cfg->html_path, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "loadgen: %s\n", doc && rc != -ENOMEM ? err :
-			"out of memory building the JSON");
+	if (built)
+		fprintf(stderr, "loadgen: out of memory building the JSON\n");
+	if (!built && cfg->json_path)
+		rc = written(lg_result_json_write(cfg->json_path, doc, err, sizeof(err)), err);
+	if (!built && cfg->html_path) {
+		w = written(lg_report_html_doc(doc, cfg->json_path ? cfg->json_path : "this run",
+					       cfg->html_path, err, sizeof(err)), err);
+		rc = rc ? rc : w;
+	}
 	/* --log: the result is its last line */
 	if (lg_run_output_log_close((struct lg_config *)cfg, doc, err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --log %s\n", err);

@@ -277,6 +277,9 @@ MUTANTS = [
     ("report-output-unchecked", "src/report_html.c",
      "rc = lg_path_check_output(out, err, sizeof(err));", "rc = 0;",
      "integration_test_output_paths"),
+    ("html-skipped-after-json", "src/runs.c",
+     "\tif (!built && cfg->html_path) {", "\tif (!built && rc == 0 && cfg->html_path) {",
+     "integration_test_result_outputs"),
     # --- -q's one line per run says what went wrong ---
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
