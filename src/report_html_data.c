@@ -178,12 +178,17 @@ static int latency_json(struct build *b, json_t **out)
 
 /* --- Throughput, timeline, clients --- */
 
-static json_t *summary_json(const double *x, size_t n)
+/* The runs' values with their mean, stddev and 95 % CI; those are null when the runs
+ * are at several client counts (mixed): no one mean describes a sweep (its means per
+ * count are in by_clients). */
+static json_t *summary_json(const double *x, size_t n, bool mixed)
 {
 	struct lg_stat_summary s;
 	json_t *vals = json_array();
 
 	(void)lg_stat_summarize(x, n, &s); /* n >= 1 and finite values: cannot fail */
+	if (mixed)
+		s.mean = s.stddev = s.ci95_lo = s.ci95_hi = NAN;
 	for (size_t i = 0; vals && i < n; i++)
 		if (!push(vals, json_real(x[i]))) {
 			json_decref(vals);
@@ -421,8 +426,8 @@ static json_t *file_json(struct build *b)
 		return NULL;
 	out = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", b->f->path,
 			"nruns", (json_int_t)b->f->nruns, "header", header_json(b->f->doc),
-			"mbps", summary_json(b->f->mbps, b->f->nruns),
-			"ops_s", summary_json(b->f->ops, b->f->nruns),
+			"mbps", summary_json(b->f->mbps, b->f->nruns, b->f->ngroups > 1),
+			"ops_s", summary_json(b->f->ops, b->f->nruns, b->f->ngroups > 1),
 			"stall_threshold_ms", thr > 0 ? json_real(thr) : json_null(),
 			"runs", runs_json(b->f, thr), "clients", clients_json(b->f),
 			"latency", lat);

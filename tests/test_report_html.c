@@ -220,7 +220,8 @@ static void test_comparison(void **state)
 /* Runs at several client counts are compared count by count, as loadgen compare does:
  * the baseline's runs at 1 client are not mixed into the comparison at 4 (mixed, the
  * page said "faster" where compare says "no significant difference"), and a file of
- * another workload is not compared at all. */
+ * another workload is not compared at all. Nor is a sweep given one mean of all its
+ * runs. */
 static void test_comparison_by_clients(void **state)
 {
 	const double a[] = { 50, 51, 49, 50, 100, 101, 99, 100 }, b[] = { 100, 101, 99, 100 };
@@ -260,6 +261,14 @@ static void test_comparison_by_clients(void **state)
 	assert_string_equal(json_string_value(json_object_get(c, "skipped")),
 			    "a different workload");
 	assert_null(json_object_get(c, "verdict"));
+	/* a sweep's runs have no one mean (it would mix 1 and 4 clients: 75 MB/s); a file of
+	 * one count keeps its own */
+	m = json_object_get(json_array_get(json_object_get(data, "files"), 0), "mbps");
+	assert_true(json_is_null(json_object_get(m, "mean")));
+	assert_true(json_is_null(json_object_get(m, "ci95_lo")));
+	assert_int_equal(json_array_size(json_object_get(m, "values")), 8);
+	m = json_object_get(json_array_get(json_object_get(data, "files"), 1), "mbps");
+	assert_true(json_real_value(json_object_get(m, "mean")) == 100.0);
 	json_decref(data);
 	for (int i = 0; i < 3; i++)
 		lg_cmp_file_release(&f[i]);

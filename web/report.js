@@ -240,7 +240,9 @@
 			numbers(fig.fig, ['run', unit], s.values.map(function (v, i) { return [labels[i], fmt(v, digits)]; })
 				.concat([['mean', fmt(s.mean, digits)], ['95 % CI', fmt(s.ci95_lo, digits) + ' \u2026 ' + fmt(s.ci95_hi, digits)],
 					['stddev', fmt(s.stddev, digits)]]));
-			add(fig.fig, 'p', { 'class': 'note' }, 'Mean ' + statText(s.mean, (s.ci95_hi - s.ci95_lo) / 2, s.n, digits) +
+			add(fig.fig, 'p', { 'class': 'note' }, typeof s.mean !== 'number' ?
+				'Runs at several client counts: no one mean describes them (see throughput against clients).' :
+				'Mean ' + statText(s.mean, (s.ci95_hi - s.ci95_lo) / 2, s.n, digits) +
 				' ' + unit + ' (95 % confidence interval of the mean, t distribution).');
 			return;
 		}
