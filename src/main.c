@@ -176,7 +176,12 @@ static int bad_seconds(const char *opt, const char *arg, const char *want)
 	return lg_cli_usage_error(NULL, "invalid %s '%s': expected %s", opt, arg, want);
 }
 
-/* Parse a non-negative number of seconds (fractions allowed). */
+/* The largest value of a seconds or rate option (115 days; 10 TB/s), as the messages
+ * that refuse a larger one say. */
+#define MAX_VALUE 1e7
+#define UPTO " (at most 10000000)"
+
+/* Parse a non-negative number of seconds (fractions allowed), at most MAX_VALUE. */
 static int parse_seconds(const char *s, double *out)
 {
 	char *end;
@@ -184,7 +189,7 @@ static int parse_seconds(const char *s, double *out)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0) || v > 1e7)
+	if (errno || end == s || *end || !(v >= 0) || v > MAX_VALUE)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -231,11 +236,11 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case 'D': cfg->directory = arg; break;
 	case 't':
 		if (parse_seconds(arg, &cfg->time_s) || cfg->time_s <= 0)
-			return bad_seconds("--time", arg, "seconds > 0");
+			return bad_seconds("--time", arg, "seconds > 0" UPTO);
 		break;
 	case OPT_WARMUP:
 		if (parse_seconds(arg, &cfg->warmup_s))
-			return bad_seconds("--warmup", arg, "seconds >= 0");
+			return bad_seconds("--warmup", arg, "seconds >= 0" UPTO);
 		break;
 	case OPT_RUN_ONCE: cfg->run_once = true; break;
 	case 'p':
@@ -259,7 +264,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 	case OPT_DIRECT: cfg->direct = true; break;
 	case 'R':
 		if (parse_seconds(arg, &cfg->rate_mbps) || cfg->rate_mbps <= 0)
-			return bad_usage("invalid --rate '%s': expected MB/s > 0", arg);
+			return bad_usage("invalid --rate '%s': expected MB/s > 0" UPTO, arg);
 		break;
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
@@ -288,15 +293,15 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_RATE_OPS:
 		if (parse_seconds(arg, &cfg->rate_ops) || cfg->rate_ops <= 0)
-			return bad_usage("invalid --rate-ops '%s': expected ops/s > 0", arg);
+			return bad_usage("invalid --rate-ops '%s': expected ops/s > 0" UPTO, arg);
 		break;
 	case OPT_INTERVAL:
 		if (parse_seconds(arg, &cfg->interval_s) || cfg->interval_s < 0.01)
-			return bad_seconds("--interval", arg, "seconds >= 0.01");
+			return bad_seconds("--interval", arg, "seconds >= 0.01" UPTO);
 		break;
 	case OPT_STALL:
 		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s <= 0)
-			return bad_seconds("--stall-threshold", arg, "seconds > 0");
+			return bad_seconds("--stall-threshold", arg, "seconds > 0" UPTO);
 		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V':

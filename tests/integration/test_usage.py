@@ -32,6 +32,10 @@ usage_error(["2", "--time"], None, "option '--time' needs a value")
 usage_error(["--run-once=3", "2"], None, "'--run-once' takes no value")
 usage_error(["-t", "abc", "2"], None, "invalid --time 'abc'")
 usage_error(["-t", "1.5m", "2"], None, "did you mean '--time 90'?")
+# too large: the message says the bound rather than "> 0", which 2e7 is
+usage_error(["-t", "2e7", "2"], None,
+            "invalid --time '2e7': expected seconds > 0 (at most 10000000)")
+usage_error(["--rate-ops", "1e8", "2"], None, "expected ops/s > 0 (at most 10000000)")
 usage_error(["--interval", "250ms", "2"], None, "did you mean '--interval 0.25'?")
 usage_error(["-p", "novalue", "2"], None, "invalid --param 'novalue'")
 usage_error([], None, "missing NCLIENTS")
