@@ -9,6 +9,7 @@
 #include "loadgen/runlog.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ static int get_rate(const struct lg_cmp_file *f, size_t r, const json_t *run,
 
 static int check_run(struct lg_cmp_file *f, size_t r, char *err, size_t errlen)
 {
-	const json_t *run = json_array_get(f->runs, r), *types, *t;
+	const json_t *run = json_array_get(f->runs, r), *types, *t, *cc;
 	const char *label;
 	int rc;
 
@@ -102,6 +103,12 @@ static int check_run(struct lg_cmp_file *f, size_t r, char *err, size_t errlen)
 		rc = get_rate(f, r, run, "ops_per_s", &f->ops[r], err, errlen);
 	if (rc)
 		return rc;
+	/* runs are grouped by it: a wrong one would move the run to another count silently */
+	cc = json_object_get(run, "client_count");
+	if (cc && !(json_is_integer(cc) && json_integer_value(cc) >= 1 &&
+		    json_integer_value(cc) <= UINT_MAX))
+		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu].client_count: not a client "
+			       "count (a whole number from 1)", f->path, r);
 	types = json_object_get(run, "ops_by_type");
 	if (types && !json_is_object(types))
 		return lg_errf(err, errlen, -EINVAL, "%s: runs[%zu].ops_by_type: not an object",

@@ -274,6 +274,19 @@ static void test_bad_files(void **state)
 		json_array_get(json_object_get(doc, "runs"), 1), "ops_by_type"), "read"),
 		"histogram"), json_pack("[i, i]", 1, 2));
 	refused(doc, "runs[1].ops_by_type.read.histogram[2]");
+	/* a client count that is none (2^32 was taken as 0, -3 fell back to the clients) */
+	doc = make_doc(v, NULL, 2, "k");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 1), "client_count",
+			    json_integer(4294967296LL));
+	refused(doc, "runs[1].client_count: not a client count");
+	doc = make_doc(v, NULL, 2, "k");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "client_count",
+			    json_integer(-3));
+	refused(doc, "runs[0].client_count: not a client count");
+	doc = make_doc(v, NULL, 2, "k");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "client_count",
+			    json_string("4"));
+	refused(doc, "runs[0].client_count: not a client count");
 }
 
 struct seen {
