@@ -247,6 +247,13 @@ static void refused(json_t *doc, const char *want)
 	assert_null(f.doc);
 }
 
+/* doc with runs[r].client_count set to cc (a new reference). */
+static json_t *with_count(json_t *doc, size_t r, json_t *cc)
+{
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), r), "client_count", cc);
+	return doc;
+}
+
 static void test_bad_files(void **state)
 {
 	const double v[] = { 1, 2 };
@@ -275,18 +282,12 @@ static void test_bad_files(void **state)
 		"histogram"), json_pack("[i, i]", 1, 2));
 	refused(doc, "runs[1].ops_by_type.read.histogram[2]");
 	/* a client count that is none (2^32 was taken as 0, -3 fell back to the clients) */
-	doc = make_doc(v, NULL, 2, "k");
-	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 1), "client_count",
-			    json_integer(4294967296LL));
-	refused(doc, "runs[1].client_count: not a client count");
-	doc = make_doc(v, NULL, 2, "k");
-	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "client_count",
-			    json_integer(-3));
-	refused(doc, "runs[0].client_count: not a client count");
-	doc = make_doc(v, NULL, 2, "k");
-	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "client_count",
-			    json_string("4"));
-	refused(doc, "runs[0].client_count: not a client count");
+	refused(with_count(make_doc(v, NULL, 2, "k"), 1, json_integer(4294967296LL)),
+		"runs[1].client_count: not a client count");
+	refused(with_count(make_doc(v, NULL, 2, "k"), 0, json_integer(-3)),
+		"runs[0].client_count: not a client count");
+	refused(with_count(make_doc(v, NULL, 2, "k"), 0, json_string("4")),
+		"runs[0].client_count: not a client count");
 }
 
 struct seen {

@@ -183,13 +183,9 @@
 
 	function comparison(parent, c, idx) {
 		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
-		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name +
-			(typeof c.clients === 'number' ? ' at ' + c.clients + ' clients' : ''));
-		if (c.skipped) {
-			/* as loadgen compare: a file that cannot be compared gets no verdict */
-			add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.');
-			return idx;
-		}
+		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name + (c.clients ? ' at ' + c.clients + ' clients' : ''));
+		/* as loadgen compare: a file that cannot be compared gets no verdict */
+		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.'), idx;
 		var diffs = add(box, 'div', { 'class': 'diffs' });
 		add(diffs, 'strong', {}, 'Setup differences');
 		if (!c.setup_differences || c.setup_differences.length === 0)
@@ -240,10 +236,9 @@
 			numbers(fig.fig, ['run', unit], s.values.map(function (v, i) { return [labels[i], fmt(v, digits)]; })
 				.concat([['mean', fmt(s.mean, digits)], ['95 % CI', fmt(s.ci95_lo, digits) + ' \u2026 ' + fmt(s.ci95_hi, digits)],
 					['stddev', fmt(s.stddev, digits)]]));
-			add(fig.fig, 'p', { 'class': 'note' }, typeof s.mean !== 'number' ?
-				'Runs at several client counts: no one mean describes them (see throughput against clients).' :
-				'Mean ' + statText(s.mean, (s.ci95_hi - s.ci95_lo) / 2, s.n, digits) +
-				' ' + unit + ' (95 % confidence interval of the mean, t distribution).');
+			add(fig.fig, 'p', { 'class': 'note' }, typeof s.mean !== 'number' ? 'Runs at several client counts: no one' +
+				' mean describes them (see throughput against clients).' : 'Mean ' + statText(s.mean,
+				(s.ci95_hi - s.ci95_lo) / 2, s.n, digits) + ' ' + unit + ' (95 % confidence interval of the mean, t distribution).');
 			return;
 		}
 		var names = data.files.map(function (f) { return f.name; });
@@ -528,8 +523,8 @@
 			}),
 			errors: (window.lgErrors || []).concat(consoleErrors),
 			resources: performance.getEntriesByType('resource').length,
-			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; })
-				.map(function (c) { return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
+			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; }).map(function (c) {
+				return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
 			ms_since_navigation: Math.round(performance.now()),
 			text_ms: Math.round(builtMs),
