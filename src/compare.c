@@ -44,14 +44,16 @@ static void usage(FILE *f)
 		"      --min-effect PCT      call a change faster/slower only when it is at least\n"
 		"                            PCT %% (default 0) as well as significant\n"
 		"      --fail-if-slower PCT  exit %d when a file is significantly slower than the\n"
-		"                            baseline by more than PCT %%\n"
+		"                            baseline by more than PCT %%; else exit %d when\n"
+		"                            a comparison has no verdict (too few runs)\n"
 		"      --json                print the comparison as JSON (schema %s)\n"
 		"  -h, --help                this help\n\n"
 		"Significance level: %g. The verdict is on throughput (MB/s), or on ops/s when\n"
 		"throughput is 0 in both files. Exit status: 0 compared, 2 usage error or\n"
-		"nothing comparable, %d --fail-if-slower tripped (at any client count).\n",
-		LG_COMPARE_EXIT_SLOWER, LG_COMPARE_SCHEMA, LG_COMPARE_ALPHA,
-		LG_COMPARE_EXIT_SLOWER);
+		"nothing comparable, %d --fail-if-slower tripped (at any client count), %d\n"
+		"--fail-if-slower could not tell (a comparison without a verdict).\n",
+		LG_COMPARE_EXIT_SLOWER, LG_COMPARE_EXIT_UNDECIDED, LG_COMPARE_SCHEMA,
+		LG_COMPARE_ALPHA, LG_COMPARE_EXIT_SLOWER, LG_COMPARE_EXIT_UNDECIDED);
 }
 
 static int bad_usage(const char *what, const char *arg)
@@ -165,6 +167,38 @@ static size_t load_all(struct cmp_table *t)
 	return t->skip[0] ? 0 : usable;
 }
 
+/* The exit status of two: --fail-if-slower's "slower" outweighs its "cannot tell". */
+static int worse(int a, int b)
+{
+	if (a == LG_COMPARE_EXIT_SLOWER || b == LG_COMPARE_EXIT_SLOWER)
+		return LG_COMPARE_EXIT_SLOWER;
+	return a ? a : b;
+}
+
+/* --fail-if-slower's status for one comparison, said on stderr (so that --json output
+ * stays a single document): slower by more than PCT, or no verdict, or 0. */
+static int gate(const struct cmp_table *t, const struct lg_cmp_file *other,
+		const struct cmp_cell *cell)
+{
+	const char *base = t->files[0].path;
+	char at[32] = "";
+
+	if (t->sweep)
+		snprintf(at, sizeof(at), " at %u clients", cell->bg->clients);
+	if (cell->slower) {
+		fprintf(stderr, "loadgen compare: %s is slower than %s by more than %g %%"
+			" (--fail-if-slower)%s\n", other->path, base, t->cli->slower_pct, at);
+		return LG_COMPARE_EXIT_SLOWER;
+	}
+	if (t->cli->fail_if_slower && cell->r.verdict == LG_VERDICT_NONE) {
+		fprintf(stderr, "loadgen compare: %s%s: no verdict (a file has fewer than 2 "
+			"runs), so --fail-if-slower cannot tell whether it is slower than %s\n",
+			other->path, at, base);
+		return LG_COMPARE_EXIT_UNDECIDED;
+	}
+	return 0;
+}
+
 /* Decide file i against the baseline at every client count both have. */
 static int decide_row(struct cmp_table *t, size_t i)
 {
@@ -188,19 +222,12 @@ static int decide_row(struct cmp_table *t, size_t i)
 		lg_cmp_decide_group(cell->bg, cell->og, &c->opts, &cell->r);
 		cell->slower = c->fail_if_slower &&
 			       lg_cmp_slower_than(&cell->r, c->opts.alpha, c->slower_pct);
-		if (!cell->slower)
-			continue;
-		/* on stderr, so that --json output stays a single document */
-		fprintf(stderr, "loadgen compare: %s is slower than %s by more than %g %%"
-			" (--fail-if-slower)", other->path, base->path, c->slower_pct);
-		if (t->sweep)
-			fprintf(stderr, " at %u clients", cell->bg->clients);
-		fputc('\n', stderr);
-		status = LG_COMPARE_EXIT_SLOWER;
+		status = worse(status, gate(t, other, cell));
 	}
 	return status;
 }
 
+/* Decide every file; a file not compared leaves --fail-if-slower unable to tell. */
 static int decide_all(struct cmp_table *t)
 {
 	int status = 0;
@@ -208,11 +235,12 @@ static int decide_all(struct cmp_table *t)
 	for (size_t i = 0; i < t->cli->npaths; i++)
 		t->sweep |= !t->skip[i] && t->files[i].ngroups > 1;
 	for (size_t i = 1; i < t->cli->npaths; i++) {
-		int rc = t->skip[i] ? 0 : decide_row(t, i);
+		int rc = !t->skip[i] ? decide_row(t, i)
+			 : t->cli->fail_if_slower ? LG_COMPARE_EXIT_UNDECIDED : 0;
 
 		if (rc < 0)
 			return rc;
-		status = rc ? rc : status;
+		status = worse(status, rc);
 	}
 	return status;
 }

@@ -250,6 +250,12 @@ MUTANTS = [
      "if (m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
      "if (0 && m && strncmp(m->source, \"/dev/\", 5) == 0 && stat(m->source, &src) == 0 &&",
      "integration_test_monitor_fs"),
+    ("compare-undecided-passes", "src/compare.c",
+     "\t\treturn LG_COMPARE_EXIT_UNDECIDED;\n", "\t\treturn 0;\n",
+     "unit_compare_cli|integration_test_compare"),
+    ("compare-undecided-outweighs-slower", "src/compare.c",
+     "if (a == LG_COMPARE_EXIT_SLOWER || b == LG_COMPARE_EXIT_SLOWER)", "if (0)",
+     "unit_compare_cli|integration_test_compare"),
     # --- loadgen ab with more than two variants (ab_order.c, ab_stats.c, ab.c) ---
     ("ab-order-no-mirror", "src/ab_order.c",
      "bool mirror = nvar % 2 && round / nvar % 2;", "bool mirror = false;",

@@ -144,6 +144,28 @@ static void test_verdicts(void **state)
 /* Below the verdicts of a sweep, the system counters of each client count compare only
  * the runs at that count: the baseline's runs at 1 client (g = 10) are not mixed into
  * the comparison at 4 (g 40 -> 44, not 25 -> 44). */
+/* --fail-if-slower and a comparison without a verdict (one run): it cannot tell, so it
+ * does not pass (5); a file that is slower still says so (3). */
+static void test_fail_if_slower_undecided(void **state)
+{
+	const char *b = result("b.json", BASE, 4), *h = result("h.json", HALF, 4);
+	const char *one = result("one.json", HALF, 1);
+
+	(void)state;
+	assert_int_equal(compare(b, one, NULL), 0); /* without the gate: only reported */
+	assert_int_equal(compare("--fail-if-slower", "5", b, one, NULL),
+			 LG_COMPARE_EXIT_UNDECIDED);
+	assert_non_null(strstr(out[1], "one.json: no verdict (a file has fewer than 2 runs), "
+				       "so --fail-if-slower cannot tell"));
+	assert_int_equal(compare("--fail-if-slower", "5", b, one, h, NULL),
+			 LG_COMPARE_EXIT_SLOWER);
+	assert_int_equal(compare("--fail-if-slower", "5", b, h, one, NULL),
+			 LG_COMPARE_EXIT_SLOWER);
+	assert_int_equal(compare("--json", "--fail-if-slower", "5", b, one, NULL),
+			 LG_COMPARE_EXIT_UNDECIDED);
+	assert_non_null(strstr(out[0], "\"exit_status\": 5"));
+}
+
 static void test_sys_by_clients(void **state)
 {
 	const int sweep[] = { 1, 1, 4, 4 }, four[] = { 4, 4 };
@@ -164,6 +186,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_usage, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_verdicts, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_fail_if_slower_undecided, make_dir,
+						remove_dir),
 		cmocka_unit_test_setup_teardown(test_sys_by_clients, make_dir, remove_dir),
 	};
 

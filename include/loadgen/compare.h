@@ -23,6 +23,8 @@
 
 #define LG_COMPARE_ALPHA 0.05     /* significance level of a verdict */
 #define LG_COMPARE_EXIT_SLOWER 3  /* exit status when --fail-if-slower trips */
+#define LG_COMPARE_EXIT_UNDECIDED 5 /* --fail-if-slower, and a comparison had no verdict
+				      (fewer than 2 runs in a file): it cannot tell */
 #define LG_RESULT_SCHEMA "loadgen-result/1"  /* the schema compare reads */
 #define LG_COMPARE_SCHEMA "loadgen-compare/1" /* the schema of compare --json */
 
