@@ -275,6 +275,23 @@ static int outputs_distinct(const struct lg_config *cfg, const struct lg_workloa
 	return lg_paths_distinct(files, sizeof(files) / sizeof(*files), msg, len);
 }
 
+/* '-' as --json, --html or --log: a file of that name is surely not what was meant, and
+ * standard output carries the text report. 0 or -EINVAL (msg). */
+static int outputs_not_stdout(const struct lg_config *cfg, char *msg, size_t len)
+{
+	const char *what[] = { "--json", "--html", "--log" };
+	const char *path[] = { cfg->json_path, cfg->html_path, cfg->log_path };
+
+	for (size_t i = 0; i < sizeof(what) / sizeof(*what); i++) {
+		if (path[i] && strcmp(path[i], "-") == 0) {
+			snprintf(msg, len, "%s -: standard output carries the text report; "
+				 "give %s a file name", what[i], what[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Checks that need the workload and may refuse the run before any load starts. */
 int lg_runs_preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, size_t len)
 {
@@ -284,7 +301,7 @@ int lg_runs_preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, 
 		snprintf(msg, len, "-D %s", err);
 		return -ENOTDIR;
 	}
-	if (outputs_distinct(cfg, wl, msg, len))
+	if (outputs_not_stdout(cfg, msg, len) || outputs_distinct(cfg, wl, msg, len))
 		return -EINVAL;
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
 		snprintf(msg, len, "--json %s", err);

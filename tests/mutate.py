@@ -256,6 +256,9 @@ MUTANTS = [
     ("compare-undecided-outweighs-slower", "src/compare.c",
      "if (a == LG_COMPARE_EXIT_SLOWER || b == LG_COMPARE_EXIT_SLOWER)", "if (0)",
      "unit_compare_cli|integration_test_compare"),
+    ("run-output-dash-accepted", "src/runs.c",
+     "if (path[i] && strcmp(path[i], \"-\") == 0) {", "if (0) {",
+     "integration_test_output_paths"),
     # --- loadgen ab with more than two variants (ab_order.c, ab_stats.c, ab.c) ---
     ("ab-order-no-mirror", "src/ab_order.c",
      "bool mirror = nvar % 2 && round / nvar % 2;", "bool mirror = false;",

@@ -5,7 +5,8 @@ written (exit 2, both names in the message), and the file is left as it was:
 - `loadgen report r.json -o r.json` (the page replaced the result);
 - `loadgen import client.txt -o client.txt` (the YAML replaced the dbench file).
 `report -o` and `import -o` refuse what is not a regular file, as --json does: their
-rename replaced a FIFO, or as root /dev/null, with a regular file."""
+rename replaced a FIFO, or as root /dev/null, with a regular file. A run's '-' as an
+output is refused too (it wrote a file named '-')."""
 import os
 import shutil
 import stat
@@ -64,3 +65,12 @@ for args in (["report", result, "-o", fifo], ["import", dd, "-o", fifo]):
     check(p.returncode == 2 and f"{fifo}: not a regular file" in p.stderr and
           stat.S_ISFIFO(os.stat(fifo).st_mode), f"{args[0]} -o FIFO: refused, FIFO kept",
           f"rc={p.returncode}\n{p.stderr}")
+
+# '-' as a run's output: standard output carries the text report, so it is refused
+# (exit 2, said) instead of writing a file named '-'.
+for opt in ("--json", "--html", "--log"):
+    p = subprocess.run([LOADGEN] + short + [opt, "-", "1"], capture_output=True, text=True,
+                       cwd=d, timeout=60)
+    check(p.returncode == 2 and f"{opt} -: standard output carries the text report" in
+          p.stderr and not os.path.exists(os.path.join(d, "-")),
+          f"{opt} -: refused, no file named '-'", f"rc={p.returncode}\n{p.stderr}")
