@@ -300,8 +300,9 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_seconds("--interval", arg, "seconds >= 0.01" UPTO);
 		break;
 	case OPT_STALL:
-		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s <= 0)
-			return bad_seconds("--stall-threshold", arg, "seconds > 0" UPTO);
+		/* below 1 us it is no stall, and below 1 ns it would round to 0: every op */
+		if (parse_seconds(arg, &cfg->stall_threshold_s) || cfg->stall_threshold_s < 1e-6)
+			return bad_seconds("--stall-threshold", arg, "seconds >= 0.000001" UPTO);
 		break;
 	case 'h': usage(stdout); exit(0);
 	case 'V':

@@ -36,6 +36,9 @@ usage_error(["-t", "1.5m", "2"], None, "did you mean '--time 90'?")
 usage_error(["-t", "2e7", "2"], None,
             "invalid --time '2e7': expected seconds > 0 (at most 10000000)")
 usage_error(["--rate-ops", "1e8", "2"], None, "expected ops/s > 0 (at most 10000000)")
+# too small: 1e-12 s rounded to 0 ns, and every op was a stall
+usage_error(["--stall-threshold", "1e-12", "2"], None,
+            "invalid --stall-threshold '1e-12': expected seconds >= 0.000001")
 usage_error(["--interval", "250ms", "2"], None, "did you mean '--interval 0.25'?")
 usage_error(["-p", "novalue", "2"], None, "invalid --param 'novalue'")
 usage_error([], None, "missing NCLIENTS")
