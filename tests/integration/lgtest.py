@@ -27,6 +27,20 @@ class Result:
         return f"rc={self.rc}\nstdout:\n{self.out}\nstderr:\n{self.err}"
 
 
+# A write-heavy workload (each client writes and fsyncs 1 MiB a pass), so the device and
+# writeback have something to show (test_monitor.py, test_monitor_fs.py).
+WRITE_WORKLOAD = """\
+name: monitor-test
+run:
+  - create: {path: "f${client}", as: out, flags: [write, truncate]}
+  - write: {file: out, size: 64KiB, count: 16}
+  - fsync: out
+  - close: out
+cleanup:
+  - unlink: {path: "f${client}", expect: any}
+"""
+
+
 def tmpdir():
     return tempfile.mkdtemp(prefix="lgtest.")
 

@@ -6,19 +6,8 @@ block; --monitor off removes it all. The run is on the disk that holds the sourc
 import os
 import sys
 
-from lgtest import SOURCE, check, run, tmpdir, write
+from lgtest import SOURCE, WRITE_WORKLOAD, check, run, tmpdir, write
 
-# A write-heavy workload, so the device and writeback have something to show.
-WORKLOAD = """\
-name: monitor-test
-run:
-  - create: {path: "f${client}", as: out, flags: [write, truncate]}
-  - write: {file: out, size: 64KiB, count: 16}
-  - fsync: out
-  - close: out
-cleanup:
-  - unlink: {path: "f${client}", expect: any}
-"""
 
 def block_device(path):
     st = os.stat(path)
@@ -32,7 +21,7 @@ def main():
         work = os.path.join(SOURCE, "build", "monitor-test")
         os.makedirs(work, exist_ok=True)
     has_disk = block_device(work)
-    wl = write(os.path.join(work, "w.yaml"), WORKLOAD)
+    wl = write(os.path.join(work, "w.yaml"), WRITE_WORKLOAD)
     res = run(["-c", wl, "-D", work, "-t", "3", "--warmup", "0.5", "-q", "48"], workdir=work)
     check(res.rc == 0 and res.json, "48-client run on the disk finishes", res)
     r = res.json["runs"][0]

@@ -8,16 +8,7 @@ import os
 import shutil
 import subprocess
 
-from lgtest import check, run, skip, tmpdir, write
-
-WORKLOAD = """\
-name: monitor-fs
-run:
-  - create: {path: "f${client}", as: out, flags: [write, truncate]}
-  - write: {file: out, size: 64KiB, count: 8}
-  - fsync: out
-  - close: out
-"""
+from lgtest import WRITE_WORKLOAD, check, run, skip, tmpdir, write
 
 # (filesystem, its Debian package, mkfs command)
 FILESYSTEMS = (("ext4", "e2fsprogs", ["mkfs.ext4", "-q", "-F"]),
@@ -51,7 +42,7 @@ def on_loop(work, fs, mkfs):
 
 
 def check_run(work, mnt, fs, loop):
-    wl = write(os.path.join(work, "w.yaml"), WORKLOAD)
+    wl = write(os.path.join(work, "w.yaml"), WRITE_WORKLOAD)
     res = run(["-c", wl, "-D", mnt, "-t", "1.5", "--warmup", "0", "-q", "2"], workdir=work)
     check(res.rc == 0 and res.json, f"{fs}: the run finishes", res)
     env = res.json["env"]
