@@ -6,10 +6,11 @@
  * client, per-interval series. Latency histograms of several runs are merged exactly:
  * each stored bucket is put back into a struct lg_histogram (the layout is fixed, so
  * a bucket's bounds name its index) and the runs are added with lg_histogram_add, the
- * same merge the engine uses; percentiles then come from lg_histogram_percentile.
- * Verdicts come from lg_cmp_decide_group, per client count as compare decides them, the
- * words from lg_verdict_name, so the page says what `loadgen compare` says. Keys that newer results may carry (summary.by_clients,
- * hosts, the timeline's sys) are passed on when present and ignored when not. */
+ * same merge the engine uses; percentiles then come from lg_histogram_percentile. Only
+ * runs at one client count are merged: a sweep's file has a curve per count (groups).
+ * The comparisons are report_html_cmp.c's. Keys that newer results may carry
+ * (summary.by_clients, hosts, the timeline's sys) are passed on when present and
+ * ignored when not. */
 #include "loadgen/report_html.h"
 #include "loadgen/errf.h"
 
@@ -22,6 +23,7 @@
 
 #include "loadgen/histogram.h"
 #include "loadgen/compare_stats.h"
+#include "report_html_priv.h"
 
 #define ALL_OPS "all ops" /* label of the merge of every op type */
 
@@ -64,18 +66,6 @@ static int fail(struct build *b, int rc, const char *fmt, ...)
 	lg_verrf(b->err, b->errlen, n > 0 ? (size_t)n : 0, rc, fmt, ap);
 	va_end(ap);
 	return rc;
-}
-
-/* json_real refuses NaN and infinities; they mean "not known" in the page. */
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-/* Append v (a new reference, may be NULL) to a; false when either failed. */
-static bool push(json_t *a, json_t *v)
-{
-	return v && json_array_append_new(a, v) == 0;
 }
 
 static uint64_t u64(const json_t *j, uint64_t dflt)
@@ -143,8 +133,9 @@ static json_t *curve_json(const struct lg_histogram *h)
 			 lg_histogram_mean(h) / 1e6, "max_ms", (double)h->max_ns / 1e6, "ms", ms);
 }
 
-/* One curve per op type that has histograms, merged over the runs, and "all ops". */
-static int latency_json(struct build *b, json_t **out)
+/* One curve per op type that has histograms, merged over the runs of g (one client
+ * count: a sweep's counts are never merged), and "all ops". */
+static int latency_json(struct build *b, const struct lg_cmp_group *g, json_t **out)
 {
 	json_t *labels = lg_cmp_op_labels(b->f, b->f), *v, *lat = json_object();
 	const char *label;
@@ -153,8 +144,8 @@ static int latency_json(struct build *b, json_t **out)
 	lg_histogram_init(b->all);
 	json_object_foreach(rc ? NULL : labels, label, v) {
 		lg_histogram_init(b->merged);
-		for (size_t r = 0; rc == 0 && r < b->f->nruns; r++) {
-			rc = decode_hist(b, r, label);
+		for (size_t i = 0; rc == 0 && i < g->n; i++) {
+			rc = decode_hist(b, g->runs[i], label);
 			lg_histogram_add(b->merged, b->h);
 		}
 		if (rc)
@@ -416,13 +407,42 @@ static json_t *runs_json(const struct lg_cmp_file *f, double threshold_ms)
 	return a;
 }
 
+/* The file's runs by client count, in ascending count: [{clients, runs: [indexes into
+ * the file's runs], latency}], one entry when all runs are at one count. The page draws
+ * a sweep's counts apart over time and in latency; they are never averaged or merged. */
+static int groups_json(struct build *b, json_t **out)
+{
+	json_t *a = json_array(), *lat, *runs;
+	int rc = a ? 0 : fail(b, -ENOMEM, "%s", strerror(ENOMEM));
+
+	for (size_t g = 0; rc == 0 && g < b->f->ngroups; g++) {
+		const struct lg_cmp_group *grp = &b->f->groups[g];
+
+		if ((rc = latency_json(b, grp, &lat)))
+			break;
+		runs = json_array();
+		for (size_t i = 0; runs && i < grp->n; i++)
+			if (!push(runs, json_integer((json_int_t)grp->runs[i]))) {
+				json_decref(runs);
+				runs = NULL;
+			}
+		if (!push(a, json_pack("{s:I, s:o, s:o}", "clients", (json_int_t)grp->clients,
+				       "runs", runs, "latency", lat)))
+			rc = fail(b, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	if (rc)
+		json_decref(a);
+	*out = rc ? NULL : a;
+	return rc;
+}
+
 static json_t *file_json(struct build *b)
 {
 	const json_t *cfg = json_object_get(b->f->doc, "config");
 	double thr = json_number_value(json_object_get(cfg, "stall_threshold_s")) * 1e3;
-	json_t *lat = NULL, *out;
+	json_t *groups = NULL, *out;
 
-	if (latency_json(b, &lat))
+	if (groups_json(b, &groups))
 		return NULL;
 	out = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", b->f->path,
 			"nruns", (json_int_t)b->f->nruns, "header", header_json(b->f->doc),
@@ -430,7 +450,7 @@ static json_t *file_json(struct build *b)
 			"ops_s", summary_json(b->f->ops, b->f->nruns, b->f->ngroups > 1),
 			"stall_threshold_ms", thr > 0 ? json_real(thr) : json_null(),
 			"runs", runs_json(b->f, thr), "clients", clients_json(b->f),
-			"latency", lat);
+			"groups", groups);
 	if (out && copy_optional(b->f->doc, out)) {
 		json_decref(out);
 		out = NULL;
@@ -438,87 +458,6 @@ static json_t *file_json(struct build *b)
 	if (!out)
 		fail(b, -ENOMEM, "%s", strerror(ENOMEM));
 	return out;
-}
-
-/* --- Comparisons --- */
-
-static void diff_json(const char *key, const json_t *base, const json_t *other, void *ctx)
-{
-	/* a failed entry is missing; the caller compares the count */
-	json_array_append_new(ctx, json_pack("{s:s, s:o, s:o}", "key", key, "baseline",
-					     base ? json_deep_copy(base) : json_null(), "other",
-					     other ? json_deep_copy(other) : json_null()));
-}
-
-static json_t *metric_json(const struct lg_cmp_metric_result *m, enum lg_cmp_metric k)
-{
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
-			 "key", lg_cmp_metric_key(k), "unit", lg_cmp_metric_unit(k),
-			 "base_mean", num(m->base.mean),
-			 "base_half_ci", num((m->base.ci95_hi - m->base.ci95_lo) / 2),
-			 "other_mean", num(m->other.mean),
-			 "other_half_ci", num((m->other.ci95_hi - m->other.ci95_lo) / 2),
-			 "change_pct", num(m->change_pct),
-			 "p_value", m->tested ? num(m->welch.p) : json_null(),
-			 "runs", json_pack("[I, I]", (json_int_t)m->base.n, (json_int_t)m->other.n),
-			 "tested", (int)m->tested);
-}
-
-/* other against base over the runs of groups bg and og; "clients" names the count when
- * the files are compared count by count (clients 0: they are not). */
-static json_t *comparison_json(const struct lg_cmp_file *base, const struct lg_cmp_file *other,
-			       const struct lg_cmp_group *bg, const struct lg_cmp_group *og,
-			       unsigned clients)
-{
-	const struct lg_cmp_opts opts = { .alpha = LG_COMPARE_ALPHA };
-	struct lg_cmp_result r;
-	json_t *diffs = json_array(), *metrics = json_array(), *c;
-	size_t n = diffs ? lg_cmp_setup_diffs(base, other, diff_json, diffs) : 0;
-
-	lg_cmp_decide_group(bg, og, &opts, &r);
-	if (diffs && json_array_size(diffs) != n) {
-		json_decref(diffs);
-		diffs = NULL;
-	}
-	for (int k = 0; metrics && k < LG_CMP_NMETRICS; k++)
-		if (!push(metrics, metric_json(&r.metric[k], k))) {
-			json_decref(metrics);
-			metrics = NULL;
-		}
-	c = json_pack("{s:s, s:s, s:o, s:o, s:s, s:b, s:f}", "file", other->path,
-		      "verdict", lg_verdict_name(r.verdict), "setup_differences", diffs,
-		      "metrics", metrics, "decided_by", lg_cmp_metric_key(r.decided_by),
-		      "below_min_effect", (int)r.below_min_effect, "alpha", opts.alpha);
-	if (c && clients && json_object_set_new(c, "clients", json_integer(clients))) {
-		json_decref(c);
-		return NULL;
-	}
-	return c;
-}
-
-/* The comparisons of other against base, as loadgen compare makes them: two files of one
- * client count each are compared whatever their counts; otherwise once per client count
- * of the baseline that other has too (runs of other counts are never mixed in); a file
- * compare leaves out is one entry with "skipped" (why). 0 or -ENOMEM. */
-static int add_comparisons(json_t *cmps, const struct lg_cmp_file *base,
-			   const struct lg_cmp_file *other)
-{
-	const char *why = lg_cmp_incomparable(base, other);
-	bool by_count = base->ngroups > 1 || other->ngroups > 1;
-
-	if (why)
-		return push(cmps, json_pack("{s:s, s:s}", "file", other->path, "skipped", why))
-			       ? 0 : -ENOMEM;
-	for (size_t g = 0; g < base->ngroups; g++) {
-		const struct lg_cmp_group *bg = &base->groups[g];
-		const struct lg_cmp_group *og =
-			lg_cmp_group_of(other, by_count ? bg->clients : LG_CMP_ANY_CLIENTS);
-
-		if (og && !push(cmps, comparison_json(base, other, bg, og,
-						      by_count ? bg->clients : 0)))
-			return -ENOMEM;
-	}
-	return 0;
 }
 
 /* --- The whole object --- */
@@ -568,7 +507,7 @@ json_t *lg_report_data(const struct lg_cmp_file *files, size_t n, char *err, siz
 		return NULL;
 	}
 	for (size_t i = 1; i < n; i++)
-		if (add_comparisons(cmps, &files[0], &files[i])) {
+		if (lg_report_add_comparisons(cmps, &files[0], &files[i])) {
 			snprintf(err, errlen, "%s", strerror(ENOMEM));
 			json_decref(arr);
 			json_decref(cmps);

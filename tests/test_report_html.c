@@ -105,6 +105,14 @@ static size_t pct_index(const json_t *data, double pct)
 	return 0;
 }
 
+/* The latency curves of file fi's group gi (its runs at one client count). */
+static const json_t *latency_of(const json_t *data, size_t fi, size_t gi)
+{
+	const json_t *f = json_array_get(json_object_get(data, "files"), fi);
+
+	return json_object_get(json_array_get(json_object_get(f, "groups"), gi), "latency");
+}
+
 /* The curve of three runs equals one histogram of every value of all three. */
 static void test_merge_equals_one_histogram(void **state)
 {
@@ -117,17 +125,17 @@ static void test_merge_equals_one_histogram(void **state)
 	(void)state;
 	lg_histogram_init(&all);
 	data = data_of(make_doc(mbps, 3, 20000, &all, "6.1"), "a.json", &f);
-	curve = json_object_get(json_object_get(json_object_get(
-		json_array_get(json_object_get(data, "files"), 0), "latency"), "read"), "ms");
+	curve = json_object_get(json_object_get(latency_of(data, 0, 0), "read"), "ms");
 	assert_non_null(curve);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		double got = json_real_value(json_array_get(curve, pct_index(data, pcts[i])));
 
 		assert_true(fabs(got * 1e6 - (double)lg_histogram_percentile(&all, pcts[i])) < 0.5);
 	}
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
-		json_array_get(json_object_get(data, "files"), 0), "latency"), "all ops"),
-		"count")), (json_int_t)all.count);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		latency_of(data, 0, 0), "all ops"), "count")), (json_int_t)all.count);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(
+		data, "files"), 0), "groups")), 1);
 	json_decref(data);
 	lg_cmp_file_release(&f);
 }
@@ -274,6 +282,49 @@ static void test_comparison_by_clients(void **state)
 		lg_cmp_file_release(&f[i]);
 }
 
+/* A sweep's runs are grouped by client count, each group with its runs and the latency
+ * of those runs alone: the runs at 1 client are never merged with those at 4. */
+static void test_groups_by_clients(void **state)
+{
+	const double mbps[] = { 50, 51, 100, 101, 99 };
+	const unsigned counts[] = { 1, 1, 4, 4, 4 };
+	const double pcts[] = { 0, 50, 90, 99 };
+	struct lg_histogram h[2];
+	struct lg_cmp_file f;
+	json_t *doc = json_pack("{s:s, s:{s:s}, s:[]}", "schema", LG_RESULT_SCHEMA,
+				"workload", "name", "w", "runs"), *data, *g, *curve;
+
+	(void)state;
+	lg_histogram_init(&h[0]);
+	lg_histogram_init(&h[1]);
+	for (size_t r = 0; r < 5; r++) {
+		json_t *run = make_run(mbps[r], counts[r] == 1 ? 1000 : 90000, 37 + 100 * r,
+				       400 + 100 * r, &h[counts[r] == 4]);
+
+		json_object_set_new(run, "client_count", json_integer(counts[r]));
+		json_array_append_new(json_object_get(doc, "runs"), run);
+	}
+	data = data_of(doc, "sw.json", &f);
+	g = json_object_get(json_array_get(json_object_get(data, "files"), 0), "groups");
+	assert_int_equal(json_array_size(g), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *runs = json_object_get(json_array_get(g, i), "runs");
+
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(g, i),
+								    "clients")), i ? 4 : 1);
+		assert_int_equal(json_array_size(runs), i ? 3 : 2);
+		assert_int_equal(json_integer_value(json_array_get(runs, 0)), i ? 2 : 0);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(latency_of(
+			data, 0, i), "all ops"), "count")), (json_int_t)h[i].count);
+		curve = json_object_get(json_object_get(latency_of(data, 0, i), "read"), "ms");
+		for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
+			assert_true(fabs(json_real_value(json_array_get(curve, pct_index(data,
+				pcts[k]))) * 1e6 - (double)lg_histogram_percentile(&h[i], pcts[k])) < 0.5);
+	}
+	json_decref(data);
+	lg_cmp_file_release(&f);
+}
+
 /* Every optional part the page takes: a sweep's by_clients, hosts per run (MPI) in a,
  * hosts at the top in b, system counters in the timeline. */
 static void add_optional(json_t *a, json_t *b)
@@ -357,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_bucket),
 		cmocka_unit_test(test_comparison),
 		cmocka_unit_test(test_comparison_by_clients),
+		cmocka_unit_test(test_groups_by_clients),
 		cmocka_unit_test(test_nomem),
 	};
 

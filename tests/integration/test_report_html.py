@@ -90,7 +90,7 @@ def check_merged(path, json_path):
         b = v["baseline"]
         if b["p50_ns"] is None:
             continue
-        curve = f["latency"][label]
+        curve = f["groups"][0]["latency"][label]
         p50 = round(curve["ms"][pcts.index(50)] * 1e6)
         p99 = round(curve["ms"][pcts.index(99)] * 1e6)
         check(p50 == b["p50_ns"] and p99 == b["p99_ns"] and curve["count"] == b["count"],

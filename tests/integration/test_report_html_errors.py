@@ -122,5 +122,5 @@ r = run(["-q", "-t", "0.5", "--warmup", "0", "-D", d, "--html", os.path.join(d, 
          "1"], workdir=d, json_out=False)
 with open(os.path.join(d, "alone.html")) as fh:
     f = data_of(fh.read())["files"][0]
-check(r.rc == 0 and f["name"] == "this run" and f["nruns"] == 1 and f["latency"],
+check(r.rc == 0 and f["name"] == "this run" and f["nruns"] == 1 and f["groups"][0]["latency"],
       "--html without --json writes the run's page", r)
