@@ -195,8 +195,8 @@ MUTANTS = [
      'if(NOT old STREQUAL text)', 'if(NOT EXISTS "${OUTPUT}")', "integration_test_gitdesc"),
     ("summary-counts-placeholders", "src/monitor.c",
      "n += json_is_object(sys);", "n++;", "unit_monitor"),
-    # --- the report page (web/report.js) ---
-    ("report-mean-by-entry", "web/report.js",
+    # --- the report page (web/report.js, web/report_series.js) ---
+    ("report-mean-by-entry", "web/report_series.js",
      "var k = Math.round(t / step), b = bins[k]", "var k = i, b = bins[k]",
      "integration_test_report_html$"),
     ("compare-sys-heading-runs", "src/compare_sys.c",

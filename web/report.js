@@ -3,7 +3,8 @@
  * Every chart is a figure with its canvas and a table of the same numbers (copyable,
  * readable without the chart). A chart is drawn only where the data has its numbers.
  * Series keep one colour, dash pattern and marker per file (or per run in a single
- * file), from the Okabe-Ito palette in an order that also separates in greyscale.
+ * file), from the Okabe-Ito palette in an order that also separates in greyscale; a
+ * sweep's client counts are series of their own (report_series.js, loaded first).
  * The text and tables are built first; the charts are then drawn one per task, so the
  * page shows at once and fills in. When all are drawn, a JSON summary of what was drawn
  * goes into #lg-status (used by tests). */
@@ -132,7 +133,6 @@
 		}
 		return out;
 	}
-	function has(arr) { return Array.isArray(arr) && arr.some(function (v) { return typeof v === 'number'; }); }
 
 	/* --- Header --- */
 
@@ -264,60 +264,8 @@
 
 	/* --- Over time --- */
 
-	/* The series drawn over time: each run of a single file, or each file's first run
-	 * with the mean over its runs at each moment when it has several. */
-	function timeSeries(key) {
-		var out = [];
-		data.files.forEach(function (f, fi) {
-			if (!compare) {
-				f.runs.forEach(function (r, ri) {
-					if (has(r.series[key])) out.push({ label: f.nruns > 1 ? 'run ' + (ri + 1) : f.name, s: style(ri),
-						t: r.series.t, y: r.series[key], stall: r.series.stall });
-				});
-				return;
-			}
-			var runs = f.runs.filter(function (r) { return has(r.series[key]); });
-			if (!runs.length) return;
-			var m = meanOverTime(runs, key);
-			out.push({ label: f.name + (runs.length > 1 ? ' (mean of ' + runs.length + ' runs)' : ''), s: style(fi),
-				t: m.t, y: m.y, stall: m.stall });
-		});
-		return out;
-	}
-	/* The interval of a series of entry end times: their median distance (the first end
-	 * time when there is one entry). */
-	function stepOf(ts) {
-		var gaps = [];
-		for (var i = 1; i < ts.length; i++) gaps.push(ts[i] - ts[i - 1]);
-		gaps.sort(function (a, b) { return a - b; });
-		return gaps.length ? gaps[gaps.length >> 1] || 1 : ts[0] || 1;
-	}
-	/* The runs' mean at each moment. Entries are matched by when they end, rounded to the
-	 * interval, not by their index: a run whose master woke late has one long entry where
-	 * the others have several, and its later entries belong with theirs at the same time. */
-	function meanOverTime(runs, key) {
-		var longest = runs.reduce(function (a, r) { return r.series.t.length > a.series.t.length ? r : a; });
-		var step = stepOf(longest.series.t), bins = {};
-		runs.forEach(function (r) {
-			r.series.t.forEach(function (t, i) {
-				if (typeof t !== 'number') return;
-				var k = Math.round(t / step), b = bins[k] || (bins[k] = { t: 0, n: 0, y: 0, ny: 0, stall: false });
-				var y = r.series[key][i];
-				b.t += t;
-				b.n++;
-				if (typeof y === 'number') { b.y += y; b.ny++; }
-				b.stall = b.stall || !!r.series.stall[i];
-			});
-		});
-		var keys = Object.keys(bins).map(Number).sort(function (a, b) { return a - b; });
-		return {
-			t: keys.map(function (k) { return bins[k].t / bins[k].n; }),
-			y: keys.map(function (k) { return bins[k].ny ? bins[k].y / bins[k].ny : null; }),
-			stall: keys.map(function (k) { return bins[k].stall; })
-		};
-	}
 	function timeChart(parent, key, unit, title, log, markStalls) {
-		var ser = timeSeries(key), id = 'time-' + key, ds = [];
+		var ser = lgSeries.overTime(data.files, compare, key, style), id = 'time-' + key, ds = [];
 		if (!ser.length) return;
 		var fig = figure(parent, id, title);
 		ser.forEach(function (s) {
@@ -335,7 +283,7 @@
 			y: axis(unit, log ? 'logarithmic' : 'linear', log ? {} : { beginAtZero: true }) });
 		var head = ['interval end (s)'].concat(ser.map(function (s) { return s.label; }));
 		/* one row per moment, each series' point at it (by time, as meanOverTime) */
-		var step = stepOf(ser[0].t), at = {};
+		var step = lgSeries.stepOf(ser[0].t), at = {};
 		ser.forEach(function (s, si) {
 			s.t.forEach(function (t, i) {
 				var k = Math.round(t / step);
@@ -356,10 +304,12 @@
 	/* --- Latency percentiles --- */
 
 	function pctLabel(p) { return 'p' + String(p); }
+	/* One curve per file, or per file and client count when a file has several (a
+	 * sweep's counts are never merged: see lgSeries.units). */
 	function latencyCharts(parent) {
-		var labels = [];
-		data.files.forEach(function (f) {
-			Object.keys(f.latency || {}).forEach(function (l) { if (labels.indexOf(l) < 0) labels.push(l); });
+		var units = lgSeries.units(data.files, compare, style), labels = [];
+		units.forEach(function (u) {
+			Object.keys(u.g.latency || {}).forEach(function (l) { if (labels.indexOf(l) < 0) labels.push(l); });
 		});
 		labels.sort(function (a, b) { return a === 'all ops' ? -1 : b === 'all ops' ? 1 : 0; });
 		var xs = data.percentiles.map(nines);
@@ -369,19 +319,20 @@
 			var id = 'latency-' + li, ds = [];
 			var fig = figure(parent, id, 'Latency percentiles: ' + l);
 			fig.fig.setAttribute('data-op', l);
-			data.files.forEach(function (f, fi) {
-				var c = f.latency[l];
-				if (c) ds.push(line(f.name, xy(xs, c.ms, posOrNull), style(fi)));
+			units.forEach(function (u) {
+				var c = u.g.latency[l];
+				if (c) ds.push(line(u.label, xy(xs, c.ms, posOrNull), u.s));
 			});
 			draw(fig, id, 'line', ds, { x: axis('percentile (spaced by nines: 1/(1 \u2212 p))', 'linear', ticks),
 				y: axis('latency (ms, log scale)', 'logarithmic') });
+			function col(f) { return units.map(function (u) { return u.g.latency[l] ? f(u.g.latency[l]) : '-'; }); }
 			var rows = data.percentiles.map(function (p, i) {
-				return [pctLabel(p)].concat(data.files.map(function (f) { return f.latency[l] ? fmt(f.latency[l].ms[i]) : '-'; }));
+				return [pctLabel(p)].concat(col(function (c) { return fmt(c.ms[i]); }));
 			});
-			rows.push(['max'].concat(data.files.map(function (f) { return f.latency[l] ? fmt(f.latency[l].max_ms) : '-'; })));
-			rows.push(['mean'].concat(data.files.map(function (f) { return f.latency[l] ? fmt(f.latency[l].mean_ms) : '-'; })));
-			rows.push(['ops'].concat(data.files.map(function (f) { return f.latency[l] ? String(f.latency[l].count) : '-'; })));
-			numbers(fig.fig, ['latency (ms)'].concat(data.files.map(function (f) { return f.name; })), rows);
+			rows.push(['max'].concat(col(function (c) { return fmt(c.max_ms); })));
+			rows.push(['mean'].concat(col(function (c) { return fmt(c.mean_ms); })));
+			rows.push(['ops'].concat(col(function (c) { return String(c.count); })));
+			numbers(fig.fig, ['latency (ms)'].concat(units.map(function (u) { return u.label; })), rows);
 		});
 	}
 
@@ -513,7 +464,8 @@
 	function status(builtMs, drawnMs) {
 		var s = {
 			charts: charts.map(function (c) {
-				var o = { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas) };
+				var o = { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas),
+					labels: c.cfg.data.datasets.map(function (d) { return d.label; }) };
 				/* the points of the charts over time, for tests that check what is drawn */
 				if (c.id.indexOf('time-') === 0)
 					o.data = c.cfg.data.datasets.map(function (d) {

@@ -80,22 +80,27 @@ def check_page(name, path, expect, ops, shot):
 
 
 def check_merged(path, json_path):
-    """p50 and p99 of every op type in the page equal loadgen compare's merge."""
+    """p50 and p99 of every op type in the page equal loadgen compare's merge; for a
+    sweep, those of each client count (compare's by_clients) in that count's group."""
     _, data = data_of(path)
-    cmp = json.loads(loadgen("compare", "--json", json_path, json_path).stdout)
-    lat = cmp["comparisons"][0]["latency"]
+    cmp = json.loads(loadgen("compare", "--json", json_path, json_path).stdout)["comparisons"][0]
     pcts = data["percentiles"]
-    f = data["files"][0]
-    for label, v in lat.items():
-        b = v["baseline"]
-        if b["p50_ns"] is None:
-            continue
-        curve = f["groups"][0]["latency"][label]
-        p50 = round(curve["ms"][pcts.index(50)] * 1e6)
-        p99 = round(curve["ms"][pcts.index(99)] * 1e6)
-        check(p50 == b["p50_ns"] and p99 == b["p99_ns"] and curve["count"] == b["count"],
-              f"{os.path.basename(path)}: {label} merged p50 {p50} p99 {p99} count "
-              f"{curve['count']} = compare's {b['p50_ns']} {b['p99_ns']} {b['count']}")
+    groups = data["files"][0]["groups"]
+    by = cmp.get("by_clients") or [dict(cmp, clients=groups[0]["clients"])]
+    check([g["clients"] for g in groups] == [c["clients"] for c in by],
+          f"{os.path.basename(path)}: a group per client count {[c['clients'] for c in by]}")
+    for g, c in zip(groups, by):
+        for label, v in c["latency"].items():
+            b = v["baseline"]
+            if b["p50_ns"] is None:
+                continue
+            curve = g["latency"][label]
+            p50 = round(curve["ms"][pcts.index(50)] * 1e6)
+            p99 = round(curve["ms"][pcts.index(99)] * 1e6)
+            check(p50 == b["p50_ns"] and p99 == b["p99_ns"] and curve["count"] == b["count"],
+                  f"{os.path.basename(path)}: {c['clients']} clients, {label} merged p50 "
+                  f"{p50} p99 {p99} count {curve['count']} = compare's {b['p50_ns']} "
+                  f"{b['p99_ns']} {b['count']}")
 
 
 TIME_CHARTS = ["time-mbps", "time-ops_s", "time-p99_ms", "time-max_ms", "clients"]
@@ -227,6 +232,51 @@ with open(os.path.join(d, "sweep.json")) as fh:
     sweep = json.load(fh)
 check_page("sweep", os.path.join(d, "sweep.html"), TIME_CHARTS + ["runs-mbps", "sweep"],
            expected_ops(sweep), "report_sweep.png")
+check_merged(os.path.join(d, "sweep.html"), os.path.join(d, "sweep.json"))
+
+
+def check_sweep_series(charts, expect):
+    """Over time and in latency, one series per file and client count (expect: label ->
+    the runs it stands for); over time each is the mean of its runs' entries, never an
+    average across counts."""
+    for cid, c in charts.items():
+        if cid.startswith("latency-"):
+            check(c["labels"] == [lb.split(" (")[0] for lb in expect],
+                  f"sweep: {cid} has a curve per file and count: {c['labels']}")
+    c = charts["time-mbps"]
+    lines = [lb for lb in c["labels"] if not lb.startswith("stall")]
+    check(lines == list(expect), f"sweep: a line over time per file and count: {lines}")
+    for label, drawn in zip(lines, c["data"]):
+        runs = expect[label]
+        if runs is None:  # a file of one count: drawn as before (checked above)
+            continue
+        n = len(runs[0]["timeline"])
+        check(all(len(r["timeline"]) == n for r in runs), f"{label}: entries alike in its runs")
+        want = [(sum(r["timeline"][i]["t_s"] for r in runs) / len(runs),
+                 sum(r["timeline"][i]["mbps"] for r in runs) / len(runs)) for i in range(n)]
+        check(len(drawn) == n and all(abs(x - wx) < 1e-9 and abs(y - wy) < 1e-6 * max(1, wy)
+                                      for (x, y), (wx, wy) in zip(drawn, want)),
+              f"{label}: the mean of its {len(runs)} runs at each moment: {drawn} vs {want}")
+
+
+def at_count(doc, c):
+    return [r for r in doc["runs"] if r["client_count"] == c]
+
+
+# the sweep alone, then against a file of one count (rep.json, 2 clients): the sweep's
+# counts apart, the other file one series as always
+by_count = {"sweep.json, 1 client (mean of 2 runs)": at_count(sweep, 1),
+            "sweep.json, 2 clients (mean of 2 runs)": at_count(sweep, 2)}
+for inputs, out, more in ((["sweep.json"], "sweep_b.html", {}),
+                          (["sweep.json", "rep.json"], "sweep_cmp.html",
+                           {"rep.json (mean of 3 runs)": None})):
+    p = loadgen("report", *inputs, "-o", os.path.join(d, out))
+    check(p.returncode == 0, f"report of {inputs}", p)
+    page = check_page(f"sweep: {inputs}", os.path.join(d, out),
+                      TIME_CHARTS + ["runs-mbps", "sweep"],
+                      expected_ops(sweep) | (expected_ops(rep) if more else set()),
+                      out.replace(".html", ".png"))
+    check_sweep_series(page.charts(), dict(by_count, **more))
 mpirun = shutil.which("mpirun")
 if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
         ["unshare", "-u", "true"], capture_output=True).returncode == 0:
