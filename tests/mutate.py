@@ -199,6 +199,13 @@ MUTANTS = [
     ("report-mean-by-entry", "web/report_series.js",
      "var k = Math.round(t / step), b = bins[k]", "var k = i, b = bins[k]",
      "integration_test_report_html$"),
+    ("report-latency-across-counts", "src/report_html_data.c",
+     "for (size_t i = 0; rc == 0 && i < g->n; i++) {",
+     "for (size_t i = 0; rc == 0 && i < b->f->nruns + 0 * g->n; i++) {",
+     "unit_report_html"),
+    ("report-time-across-counts", "web/report_series.js",
+     "runs: g.runs.map(function (i) { return f.runs[i]; }),", "runs: f.runs,",
+     "integration_test_report_html$"),
     ("compare-sys-heading-runs", "src/compare_sys.c",
      "if (summaries(base, bg) < 2 || summaries(other, og) < 2)", "if (1)", "unit_compare_sys"),
     # --- the files setup leaves open for cleanup (client.c, ops.c) ---
@@ -273,7 +280,7 @@ MUTANTS = [
      "for (size_t i = 1; i < 2; i++) {\n\t\tconst struct lg_ab_analysis *an",
      "integration_test_ab_multi"),
     # --- sweeps compared count by count (report, compare's system counters) ---
-    ("report-cmp-mixes-counts", "src/report_html_data.c",
+    ("report-cmp-mixes-counts", "src/report_html_cmp.c",
      "bool by_count = base->ngroups > 1 || other->ngroups > 1;", "bool by_count = false;",
      "unit_report_html"),
     ("compare-sys-all-runs", "src/compare_table.c",

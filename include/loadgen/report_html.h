@@ -8,8 +8,9 @@
  * script and style sheet, and the data as a JSON <script> block. Nothing is fetched
  * when the page opens.
  *
- * Two parts: report_html_data.c builds the data object; report_html.c assembles the
- * page and holds the command line. */
+ * Three parts: report_html_data.c builds the data object (report_html_cmp.c its
+ * comparisons with the baseline); report_html.c assembles the page and holds the
+ * command line. */
 #ifndef LOADGEN_REPORT_HTML_H
 #define LOADGEN_REPORT_HTML_H
 
