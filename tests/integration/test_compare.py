@@ -1,5 +1,6 @@
 """loadgen compare: verdicts, --min-effect, --fail-if-slower, --json, setup differences,
-merged latency histograms, `*` on every significant cell of a sweep's tables, and clear errors (exit 2 with the file name) for bad files.
+merged latency histograms, `*` on every significant cell of a sweep's tables, and clear
+errors (exit 2 with the file name) for bad files.
 
 Result files are built by hand with known per-run values, so every expected number
 below can be worked out on paper. A last check compares two real runs."""
