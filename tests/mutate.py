@@ -300,6 +300,10 @@ MUTANTS = [
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
      "integration_test_quiet_failures"),
+    # --- issue 25: compare ---
+    ("compare-power-half", "include/loadgen/compare.h",
+     "#define LG_COMPARE_POWER 0.8 ", "#define LG_COMPARE_POWER 0.5 ",
+     "integration_test_power"),
 ]
 
 
