@@ -1,7 +1,8 @@
 """loadgen ab when a run does not exit 0, on real runs:
 - a run whose measured phase failed (every stat gets ENOENT) stops the comparison, and
   ab shows the run's own failure lines (the unexpected results, with op, line and errno),
-  not only "exit status 1"; a setup that failed is a failure too;
+  not only "exit status 1"; a setup that failed is a failure too (also when the cleanup
+  failed as well);
 - a run whose measured phase succeeded and only its cleanup failed (rmdir of a directory
   that still holds a file: ENOTEMPTY) counts: the comparison goes on, each round line
   says "(cleanup failed: 1 unexpected result: ENOTEMPTY=1)", stderr has the run's
@@ -49,6 +50,7 @@ run:
   - stat: "d${client}"
 cleanup:
   - rmdir: "d${client}"
+  - rmdir: "no-such-dir"
 """)
 
 
@@ -77,7 +79,7 @@ check(re.search(r"^\s+Unexpected results\s+Count", p.stderr, re.M) and
 check("no round finished" in p.stderr and not leftovers(), "nothing left in --out-dir",
       show(p))
 
-# --- the setup failed: a failure as well, not a cleanup-only one
+# --- the setup failed (and the cleanup too): a failure, not a cleanup-only one
 p = ab(["--rounds", "2"] + RUN + ["-c", SETUP_FAILS, "1"])
 check(p.returncode == 1 and "failed (exit status 1):" in p.stderr and
       re.search(r"FAILURE: \d+ unexpected results in setup", p.stderr) and
