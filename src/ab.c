@@ -127,10 +127,12 @@ static int take_result(struct ab_variant *v, size_t round, int st, const char *t
 	bool ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 
 	v->cleanup[0] = '\0';
-	if (st >= 0 && (ok || (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_ERRORS))) {
-		json_decref(v->pending);
+	json_decref(v->pending); /* only this run's own result may count */
+	v->pending = NULL;
+	jerr.line = jerr.column = 0;
+	snprintf(jerr.text, sizeof(jerr.text), "no result");
+	if (st >= 0 && (ok || (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_ERRORS)))
 		v->pending = json_load_file(tmp, 0, &jerr);
-	}
 	if (!ok && !(v->pending && lg_ab_cleanup_only(v->pending, v->cleanup,
 						      sizeof(v->cleanup)))) {
 		json_decref(v->pending);
