@@ -23,9 +23,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: loadgen show [WORKLOAD]\n"
 		"Print a workload and its parameters (name, default, type, first use). WORKLOAD\n"
-		"is found as -c finds it: a file, or a shipped loadfile by name (fileserver). Without\n"
-		"WORKLOAD: the built-in netbench that runs when -c is not given; save it with\n"
-		"'loadgen show > netbench.yaml' to edit it and run it with -c netbench.yaml.\n"
+		"is found as -c finds it: a file, or a shipped loadfile by name (fileserver).\n"
+		"Without WORKLOAD: the built-in netbench that runs when -c is not given; save it\n"
+		"with 'loadgen show > netbench.yaml' to edit it, run it with -c netbench.yaml.\n"
 		"The workload is compiled as a run would: errors exit 2.\n\n"
 		"  -h, --help   this help\n");
 }
