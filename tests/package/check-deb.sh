@@ -27,6 +27,13 @@ dpkg-deb --field "$deb" Package Version Architecture Section Depends Suggests Ma
 dpkg-deb --contents "$deb" | awk '{print "  " $6}'
 
 [ "$(dpkg-deb --field "$deb" Section)" = utils ] || fail "Section is not utils"
+maintainer=$(dpkg-deb --field "$deb" Maintainer)
+[[ $maintainer =~ ^[^\<\>@]+\ \<[^@[:space:]]+@[a-z0-9-]+(\.[a-z0-9-]+)+\>$ && $maintainer != *@localhost* ]] ||
+	fail "Maintainer '$maintainer' is not 'Name <user@domain>'"
+dpkg-deb --field "$deb" Description | awk 'length($0) > 80 { bad = 1 } END { exit bad }' ||
+	fail "a Description line is longer than 80 characters"
+dpkg-deb --field "$deb" Description | grep -q 'loadfile\. Every op is timed' ||
+	fail "the Description lost its punctuation"
 depends=$(dpkg-deb --field "$deb" Depends)
 [ -n "$depends" ] || fail "no Depends: dpkg-shlibdeps did not run"
 
