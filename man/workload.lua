@@ -17,8 +17,9 @@ end
 -- last column. Instead each column gets at least its longest word (so tbl never has to
 -- break one: "can't break line") and the room left goes to the columns with long cells.
 -- Widths are fractions of pandoc's 70 columns; BUDGET keeps a table within an 80-column
--- terminal (7 columns of indent, 3 between columns). Cells are set ragged-right (.ad l):
--- justified text in a narrow cell leaves troff "cannot adjust line"; and unhyphenated.
+-- terminal (7 columns of indent, 3 between columns). Cells are set ragged-right and
+-- unhyphenated (.ad l, .nh): justified text in a narrow cell leaves troff "cannot adjust
+-- line". Afterwards the man macros' hyphenation (register HY) and adjustment come back.
 local BUDGET = 68
 local function width_of(text)
   return utf8.len(text) or #text
@@ -52,7 +53,9 @@ function Table(el)
     end
     el.colspecs[i] = { spec[1], (w + 0.5) / 70 }
   end
-  return { pandoc.RawBlock("man", ".ad l\n.nh"), el, pandoc.RawBlock("man", ".ie r HY .hy \\n[HY]\n.el .hy\n.ad b") }
+  local before = pandoc.RawBlock("man", ".ad l\n.nh")
+  local after = pandoc.RawBlock("man", ".ie r HY .hy \\n[HY]\n.el .hy\n.ad b")
+  return { before, el, after }
 end
 
 function Header(el)

@@ -197,9 +197,10 @@ void lg_loadfile_not_found(const char *name, const char dirs[][LG_LOADFILE_PATH_
 	closest(name, names, n, hint, sizeof(hint));
 	snprintf(err, errlen, "%s: %s; no installed loadfile of that name%s", name,
 		 strerror(ENOENT), hint);
-	for (d = 0; d < n; d++) {
+	for (d = 0; d < n; d++) { /* after a '?' a new sentence, else one more clause */
 		used = strlen(err);
-		snprintf(err + used, errlen - used, "%s%s", d ? ", " : hint[0] ? " Shipped loadfiles: " : "; shipped loadfiles: ",
+		snprintf(err + used, errlen - used, "%s%s",
+			 d ? ", " : hint[0] ? " Shipped loadfiles: " : "; shipped loadfiles: ",
 			 names[d]);
 	}
 	for (d = 0; d < ndirs; d++) {
