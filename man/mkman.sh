@@ -45,5 +45,11 @@ chmod +x "$tmp/$name"
 "$help2man" --no-info --no-discard-stderr --section=1 --name="$summary" \
 	--version-string="$name $version" --include="$include" \
 	--manual="loadgen manual" --source="loadgen $version" \
-	--output="$output.tmp" "$tmp/$name"
+	--output="$tmp/page" "$tmp/$name"
+# Each synopsis item as .SY/.YS (groff's an-ext, mandoc too): a long one wraps with a
+# hanging indent under its first argument instead of looking like the next item.
+awk '/^\.SH / { if (syn) print ".YS"; syn = ($0 == ".SH SYNOPSIS") }
+     syn && /^\.B loadgen$/ { print ".SY loadgen"; next }
+     syn && /^\.br$/ { next }
+     { print }' "$tmp/page" >"$output.tmp"
 mv "$output.tmp" "$output"
