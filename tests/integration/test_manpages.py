@@ -207,6 +207,13 @@ for page, sub in PAGES.items() if man else []:
     want = usage_lines(help_text(sub))
     check(secs.get("SYNOPSIS") == want, "%s(1): SYNOPSIS is the usage of --help\n  got:  %s"
           "\n  want: %s" % (page, secs.get("SYNOPSIS"), want))
+    # at 80 columns a wrapped item goes on under a hanging indent (.SY), not at the margin
+    _, text80 = render(os.path.join(MANDIR, page + ".1"), 80)
+    syn = text80.split("\nSYNOPSIS\n", 1)[-1].split("\n\n", 1)[0].splitlines()
+    flat = [l for l in syn if not l.lstrip().startswith("loadgen ") and
+            len(l) - len(l.lstrip()) <= 7]
+    check(syn and not flat, "%s(1): SYNOPSIS continuation lines are indented (%s)" % (
+        page, flat))
     body = secs.get("DESCRIPTION", []) + secs.get("OPTIONS", [])
     leaked = [l for l in body if l.startswith("(see loadgen") or
               (len(l) > 8 and not l.startswith("-") and any(l in u for u in want))]
