@@ -74,10 +74,11 @@ say "loadgen -c fileserver ran the installed loadfile from $work"
 
 # The man pages: installed, found by man, rendered.
 for page in man1/loadgen.1 man1/loadgen-compare.1 man1/loadgen-import.1 \
-	man1/loadgen-report.1 man5/loadgen-workload.5; do
+	man1/loadgen-report.1 man1/loadgen-ab.1 man5/loadgen-workload.5; do
 	file=/usr/share/man/$page.gz
 	[ -f "$file" ] || fail "$file not installed"
-	MANWIDTH=80 man -l "$file" >"$work/page" 2>"$work/err" || fail "man -l $file: $(cat "$work/err")"
+	MANWIDTH=80 man --warnings -l "$file" >"$work/page" 2>"$work/err" && [ ! -s "$work/err" ] ||
+		fail "man --warnings -l $file: $(cat "$work/err")"
 	grep -q '^NAME' "$work/page" && [ "$(wc -l <"$work/page")" -gt 20 ] ||
 		fail "man -l $file: no NAME section or too short"
 	name=${page#*/}
