@@ -101,21 +101,33 @@ configure_file(completion/loadgen.bash.in ${PROJECT_BINARY_DIR}/completion/loadg
 install(FILES ${PROJECT_BINARY_DIR}/completion/loadgen DESTINATION ${lg_bc_dir})
 
 # --- Debian package: cpack -G DEB (in the build directory) --------------------------------
-set(LOADGEN_DEB_MAINTAINER "loadgen developers <loadgen@localhost>" CACHE STRING
+# The Maintainer field: the project's own address; a distribution that packages loadgen
+# sets its own (-DLOADGEN_DEB_MAINTAINER="Name <address>").
+set(LOADGEN_DEB_MAINTAINER "loadgen developers <loadgen@example.org>" CACHE STRING
   "Maintainer field of the .deb")
+if(LOADGEN_DEB_MAINTAINER STREQUAL "loadgen developers <loadgen@localhost>") # the old default
+  set(LOADGEN_DEB_MAINTAINER "loadgen developers <loadgen@example.org>" CACHE STRING
+    "Maintainer field of the .deb" FORCE)
+endif()
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME loadgen)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT ${LOADGEN_DEB_MAINTAINER})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "filesystem load generator with exact, statistical results")
-set(CPACK_PACKAGE_DESCRIPTION
-  "loadgen puts a filesystem under concurrent load and measures it, like dbench but\n"
-  "exact and statistical: N clients (threads or processes) replay a YAML workload or a\n"
-  "dbench loadfile; every op is timed, latencies go into mergeable histograms, and the\n"
-  "result (throughput, per-op latency percentiles, fairness, stalls, environment) is\n"
-  "printed and written as JSON. `loadgen compare` tells whether two setups differ\n"
-  "significantly. Ships workloads (fileserver, varmail, webserver, dd, bonnie, ...).")
-string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
+# The long description, one control-file line per line (at most 79 characters, whole
+# sentences). string(CONCAT): a list would join the lines with ';', and a literal ';'
+# in the text is a list separator to CMake (it once ate one), so the text has none.
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+  "loadgen puts a filesystem under concurrent load and measures it, like dbench\n"
+  "but exact and statistical: N clients (threads or processes) replay a YAML\n"
+  "workload or a dbench loadfile. Every op is timed, latencies go into mergeable\n"
+  "histograms, and the result (throughput, per-op latency percentiles, fairness,\n"
+  "stalls, environment) is printed and written as JSON.\n"
+  "\n"
+  "loadgen compare tells whether two sets of runs differ significantly, loadgen ab\n"
+  "compares setups run interleaved, round by round, and loadgen report draws\n"
+  "results as one HTML page. Workloads are shipped: fileserver, varmail,\n"
+  "webserver, dd, bonnie and more.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)            # loadgen_VERSION-1_ARCH.deb
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)

@@ -14,27 +14,48 @@ function Link(el)
 end
 
 -- The README's pipe tables give every column the same width, which squeezes the long
--- last column; weigh each column by its longest cell instead (within limits).
+-- last column. Instead each column gets at least its longest word (so tbl never has to
+-- break one: "can't break line") and the room left goes to the columns with long cells.
+-- Widths are fractions of pandoc's 70 columns; BUDGET keeps a table within an 80-column
+-- terminal (7 columns of indent, 3 between columns). Cells are set ragged-right and
+-- unhyphenated (.ad l, .nh): justified text in a narrow cell leaves troff "cannot adjust
+-- line". Afterwards the man macros' hyphenation (register HY) and adjustment come back.
+local BUDGET = 68
+local function width_of(text)
+  return utf8.len(text) or #text
+end
+
 function Table(el)
-  local longest, total = {}, 0
-  for i = 1, #el.colspecs do longest[i] = 8 end
+  local minw, want, n = {}, {}, #el.colspecs
+  for i = 1, n do minw[i], want[i] = 4, 4 end
   local function measure(rows)
     for _, row in ipairs(rows) do
       for i, cell in ipairs(row.cells) do
         local text = pandoc.utils.stringify(cell.contents)
-        local n = math.min(#text, 60)
-        for word in text:gmatch("%S+") do n = math.max(n, 2 * #word) end
-        if longest[i] and n > longest[i] then longest[i] = n end
+        if minw[i] then
+          for word in text:gmatch("%S+") do minw[i] = math.max(minw[i], width_of(word)) end
+          want[i] = math.max(want[i], minw[i], math.min(width_of(text), 60))
+        end
       end
     end
   end
   measure(el.head.rows)
   for _, body in ipairs(el.bodies) do measure(body.body) end
-  for i = 1, #longest do total = total + longest[i] end
-  for i, spec in ipairs(el.colspecs) do
-    el.colspecs[i] = { spec[1], 0.8 * longest[i] / total } -- tbl adds the gaps
+  local budget, summin, sumextra = BUDGET - 3 * (n - 1), 0, 0
+  for i = 1, n do
+    summin = summin + minw[i]
+    sumextra = sumextra + want[i] - minw[i]
   end
-  return el
+  for i, spec in ipairs(el.colspecs) do
+    local w = minw[i] * math.min(1, budget / summin)
+    if summin < budget and sumextra > 0 then
+      w = w + math.min(1, (budget - summin) / sumextra) * (want[i] - minw[i])
+    end
+    el.colspecs[i] = { spec[1], (w + 0.5) / 70 }
+  end
+  local before = pandoc.RawBlock("man", ".ad l\n.nh")
+  local after = pandoc.RawBlock("man", ".ie r HY .hy \\n[HY]\n.el .hy\n.ad b")
+  return { before, el, after }
 end
 
 function Header(el)

@@ -10,9 +10,14 @@
  *      reads a build tree that happens to still exist);
  *   3. the data directory of the configured install prefix.
  * The directories are compiled in (LG_BUILD_DIR, LG_SOURCE_LOADFILES, LG_INSTALL_LOADFILES,
- * set by CMake on this file only); the executable comes from /proc/self/exe. */
+ * set by CMake on this file only); the executable comes from /proc/self/exe.
+ *
+ * `-c NAME` and `loadgen show NAME` both come through lg_loadfile_load, so what one finds the
+ * other finds. A miss names the closest shipped loadfile (a typo, "filesever") and lists
+ * the shipped ones, so the user sees what there is without knowing where it is installed. */
 #include "loadgen/loadfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,6 +25,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "loadgen/suggest.h"
 
 #ifndef LG_BUILD_DIR
 #define LG_BUILD_DIR ""
@@ -119,18 +126,89 @@ int lg_loadfile_search(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX]
 	return -ENOENT;
 }
 
-/* The "not here, not installed" message: name and every directory looked in. */
-static void not_found(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX], size_t ndirs,
-		      char *err, size_t errlen)
+/* Is name (a directory entry) a shipped YAML loadfile? Its length without ".yaml" into *n. */
+static int shipped_name(const char *name, size_t *n)
 {
-	size_t d, used;
+	size_t len = strlen(name);
 
-	snprintf(err, errlen, "%s: %s; no installed loadfile of that name in", name,
-		 strerror(ENOENT));
+	if (name[0] == '.' || !has_yaml_suffix(name))
+		return 0;
+	*n = len - (name[len - 4] == '.' ? 4 : 5);
+	return *n > 0 && *n < LG_LOADFILE_NAME_MAX;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+size_t lg_loadfile_shipped(const char dirs[][LG_LOADFILE_PATH_MAX], size_t ndirs,
+			   char names[][LG_LOADFILE_NAME_MAX], size_t max)
+{
+	char path[LG_LOADFILE_PATH_MAX + 256];
+	size_t count = 0, len, i;
+	struct dirent *e;
+	DIR *dir;
+
+	for (size_t d = 0; d < ndirs; d++) {
+		if (!(dir = opendir(dirs[d])))
+			continue;
+		while (count < max && (e = readdir(dir))) {
+			if (!shipped_name(e->d_name, &len) ||
+			    !join(path, sizeof(path), dirs[d], e->d_name) || !is_file(path))
+				continue;
+			snprintf(names[count], LG_LOADFILE_NAME_MAX, "%.*s", (int)len, e->d_name);
+			for (i = 0; i < count && strcmp(names[i], names[count]); i++)
+				;
+			count += i == count; /* a name in two directories is listed once */
+		}
+		closedir(dir);
+	}
+	qsort(names, count, sizeof(names[0]), cmp_names);
+	return count;
+}
+
+/* "; did you mean 'X'?" for the shipped name closest to name (a ".yaml" of name's own
+ * is ignored), "" when none is close, into buf. */
+static void closest(const char *name, char names[][LG_LOADFILE_NAME_MAX], size_t n, char *buf,
+		    size_t len)
+{
+	char word[LG_LOADFILE_NAME_MAX];
+	struct lg_suggest s;
+	size_t wlen;
+
+	snprintf(word, sizeof(word), "%s", name);
+	if (shipped_name(word, &wlen))
+		word[wlen] = '\0';
+	lg_suggest_init(&s, word);
+	for (size_t i = 0; i < n; i++)
+		lg_suggest_add(&s, names[i]);
+	buf[0] = '\0';
+	if (lg_suggest_best(&s))
+		snprintf(buf, len, "; did you mean '%s'?", lg_suggest_best(&s));
+}
+
+void lg_loadfile_not_found(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX],
+			   size_t ndirs, char *err, size_t errlen)
+{
+	char names[LG_LOADFILE_SHIPPED_MAX][LG_LOADFILE_NAME_MAX], hint[LG_LOADFILE_NAME_MAX + 32];
+	size_t n = lg_loadfile_shipped(dirs, ndirs, names, LG_LOADFILE_SHIPPED_MAX), d, used;
+
+	closest(name, names, n, hint, sizeof(hint));
+	snprintf(err, errlen, "%s: %s; no installed loadfile of that name%s", name,
+		 strerror(ENOENT), hint);
+	for (d = 0; d < n; d++) { /* after a '?' a new sentence, else one more clause */
+		used = strlen(err);
+		snprintf(err + used, errlen - used, "%s%s",
+			 d ? ", " : hint[0] ? " Shipped loadfiles: " : "; shipped loadfiles: ",
+			 names[d]);
+	}
 	for (d = 0; d < ndirs; d++) {
 		used = strlen(err);
-		snprintf(err + used, errlen - used, "%s %s", d ? "," : "", dirs[d]);
+		snprintf(err + used, errlen - used, "%s%s", d ? ", " : " (looked in ", dirs[d]);
 	}
+	used = strlen(err);
+	snprintf(err + used, errlen - used, "%s", ndirs ? ")" : "");
 }
 
 int lg_loadfile_load(const char *name, char **text, size_t *len, char *path, size_t pathlen,
@@ -142,7 +220,8 @@ int lg_loadfile_load(const char *name, char **text, size_t *len, char *path, siz
 				    pathlen);
 
 	if (rc == -ENOENT) {
-		not_found(name, (const char(*)[LG_LOADFILE_PATH_MAX])dirs, ndirs, err, errlen);
+		lg_loadfile_not_found(name, (const char(*)[LG_LOADFILE_PATH_MAX])dirs, ndirs, err,
+				      errlen);
 		return rc;
 	}
 	if (!rc && (rc = lg_loadfile_read(path, text, len)) == 0)

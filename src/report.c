@@ -61,8 +61,9 @@ static void print_rule(FILE *out, int w)
 
 static void print_table(FILE *out, const struct lg_run *run, int w)
 {
-	fprintf(out, "\n %-*s%*s%*s%*s%*s%*s%*s\n", w, "Operation", COL, "Count", COL, "AvgLat",
-		COL, "p50", COL, "p99", COL, "p99.9", COL, "MaxLat");
+	/* every latency column says its unit: the table alone must be readable */
+	fprintf(out, "\n %-*s%*s%*s%*s%*s%*s%*s\n", w, "Operation", COL, "Count", COL,
+		"AvgLat ms", COL, "p50 ms", COL, "p99 ms", COL, "p99.9 ms", COL, "MaxLat ms");
 	print_rule(out, w);
 	for (size_t i = 0; i < run->ntypes; i++) {
 		const struct lg_type_stats *t = &run->totals[i];

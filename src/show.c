@@ -22,9 +22,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen show [WORKLOAD]\n"
-		"Print a workload and its parameters (name, default, type, first use). Without\n"
-		"WORKLOAD: the built-in netbench that runs when -c is not given; save it with\n"
-		"'loadgen show > netbench.yaml' to edit it and run it with -c netbench.yaml.\n"
+		"Print a workload and its parameters (name, default, type, first use). WORKLOAD\n"
+		"is found as -c finds it: a file, or a shipped loadfile by name (fileserver).\n"
+		"Without WORKLOAD: the built-in netbench that runs when -c is not given; save it\n"
+		"with 'loadgen show > netbench.yaml' to edit it, run it with -c netbench.yaml.\n"
 		"The workload is compiled as a run would: errors exit 2.\n\n"
 		"  -h, --help   this help\n");
 }
@@ -108,7 +109,7 @@ int lg_show_main(int argc, char **argv)
 {
 	static const char *const names[] = { "help", NULL };
 	const char *path = NULL;
-	char *text = NULL;
+	char *text = NULL, found[LG_LOADFILE_PATH_MAX], err[1024];
 	size_t len = 0;
 	bool options = true; /* until "--" */
 	int rc;
@@ -132,12 +133,13 @@ int lg_show_main(int argc, char **argv)
 	if (!path)
 		return show("builtin:netbench", lg_builtin_netbench, lg_builtin_netbench_len,
 			    true);
-	rc = lg_loadfile_read(path, &text, &len);
+	/* the lookup of -c: a file here, a path, or an installed loadfile by name */
+	rc = lg_loadfile_load(path, &text, &len, found, sizeof(found), err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "loadgen show: %s: %s\n", path, lg_loadfile_strerror(rc));
+		fprintf(stderr, "loadgen show: %s\n", err);
 		return LG_EXIT_USAGE;
 	}
-	rc = show(path, text, len, false);
+	rc = show(found, text, len, false);
 	free(text);
 	return rc;
 }

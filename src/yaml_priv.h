@@ -3,6 +3,7 @@
  *                  in an arena; errors
  *   yaml_fast.c    the same tree, faster, for the plain YAML loadgen import writes
  *   yaml_fast_steps.c  its lazy lists, compiled step by step (flat steps, replays)
+ *   yaml_tag.c     explicit tags: accepted where they match the node
  *   yaml_memo.c    the op of a step line written again
  *   yaml_load.c    lg_yaml_load: top level, parameters, scalar conversion, errors
  *   yaml_steps.c   steps -> lg_op arrays (the op table, repeat and choose)
@@ -124,7 +125,7 @@ int lg_ynomem(struct lg_yctx *c);
 /* --- tree (yaml_tree.c) --- */
 
 /* Parse text into a tree (*out, in c's arena: freed by lg_ytree_free). Rejects syntax
- * errors, anchors, aliases, unknown tags, several documents, deep nesting and empty
+ * errors, anchors, aliases, tags that do not fit (lg_ytag_check), several documents, deep nesting and empty
  * input. Returns 0, -EINVAL with the message in c->err, or -ENOMEM. */
 int lg_ytree_parse(struct lg_yctx *c, const char *text, size_t len, struct lg_ynode **out);
 /* lg_ytree_parse with libyaml only (text not NULL), bypassing the fast reader. */
@@ -144,6 +145,16 @@ struct lg_ynode *lg_ynode_new(struct lg_yctx *c, enum lg_ynode_kind kind, size_t
  * c's arena (the fast reader makes millions); NULL when out of memory. */
 struct lg_ynode *lg_yscalar_new(struct lg_yctx *c, size_t line, size_t col, const char *s,
 				size_t len, bool plain, bool literal);
+
+/* --- explicit tags (yaml_tag.c) --- */
+
+/* May tag (libyaml's expanded form, "tag:yaml.org,2002:int" for !!int; NULL: none) stand
+ * on a node of kind, whose text is text (a scalar's; NULL otherwise)? A standard tag of
+ * the core schema fits when it matches the node, "!" fits any. Returns 0, *str set when
+ * the tag makes a scalar a string (!!str, !: never null), or -EINVAL with why filled
+ * ("YAML tag '!!int' on 'a', which is not an integer"). */
+int lg_ytag_check(const char *tag, enum lg_ynode_kind kind, const char *text, bool *str,
+		  char *why, size_t whylen);
 
 /* --- the fast reader (yaml_fast.c) --- */
 

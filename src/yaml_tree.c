@@ -309,18 +309,15 @@ static int syntax_error(struct lg_yctx *c, const yaml_parser_t *p, const char *t
 			   hint);
 }
 
-/* Explicit tags are only accepted where they restate what the node already is. */
+/* An explicit tag is only accepted where it restates what the node is (yaml_tag.c). */
 static int check_tag(struct lg_yctx *c, const yaml_event_t *ev, const char *tag,
-		     enum lg_ynode_kind kind)
+		     enum lg_ynode_kind kind, const char *text, bool *str)
 {
-	static const char *const ok[] = {
-		[LG_YSCALAR] = YAML_STR_TAG, [LG_YSEQ] = YAML_SEQ_TAG, [LG_YMAP] = YAML_MAP_TAG,
-	};
+	char why[256];
 
-	if (!tag || !strcmp(tag, ok[kind]) || (kind == LG_YSCALAR && !strcmp(tag, YAML_INT_TAG)))
+	if (!lg_ytag_check(tag, kind, text, str, why, sizeof(why)))
 		return 0;
-	return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
-			   "unsupported YAML tag '%s'", tag);
+	return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column, "%s", why);
 }
 
 /* Create a node for ev and hang it under the innermost open collection. */
@@ -375,18 +372,20 @@ static int on_scalar(struct lg_yctx *c, struct builder *b, const yaml_event_t *e
 	const char *v = (const char *)ev->data.scalar.value;
 	size_t len = ev->data.scalar.length;
 	struct lg_ynode *n;
+	bool str;
 	int rc;
 
 	/* A "\0" escape would silently cut a path or name short: refuse it. */
 	if (memchr(v, '\0', len))
 		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
 				   "NUL character in value");
-	rc = check_tag(c, ev, (const char *)ev->data.scalar.tag, LG_YSCALAR);
+	rc = check_tag(c, ev, (const char *)ev->data.scalar.tag, LG_YSCALAR, v, &str);
 	if (!rc)
 		rc = add_node(c, b, ev, LG_YSCALAR, &n);
 	if (rc)
 		return rc;
-	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	/* !!str ~ is the string "~", not null */
+	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !str;
 	n->text = lg_ytext(c, v, len);
 	return n->text ? 0 : lg_ynomem(c);
 }
@@ -395,12 +394,13 @@ static int on_start(struct lg_yctx *c, struct builder *b, const yaml_event_t *ev
 		    enum lg_ynode_kind kind, const char *tag)
 {
 	struct lg_ynode *n;
+	bool str;
 	int rc;
 
 	if (b->depth == LG_YAML_MAX_DEPTH)
 		return lg_yfail_at(c, ev->start_mark.line, ev->start_mark.column,
 				   "nesting deeper than %d levels", LG_YAML_MAX_DEPTH);
-	rc = check_tag(c, ev, tag, kind);
+	rc = check_tag(c, ev, tag, kind, NULL, &str);
 	if (!rc)
 		rc = add_node(c, b, ev, kind, &n);
 	if (rc)

@@ -318,6 +318,20 @@ MUTANTS = [
      "integration_test_ab_failure"),
     ("ab-child-lines-unseen", "src/ab_child.c",
      "in = in || opens_failure(line);", "in = false;", "integration_test_ab_failure"),
+    # --- issue 25: docs ---
+    ("show-reads-path-only", "src/show.c",
+     "rc = lg_loadfile_load(path, &text, &len, found, sizeof(found), err, sizeof(err));",
+     "rc = lg_loadfile_read(path, &text, &len);\n\tsnprintf(found, sizeof(found), \"%s\", "
+     "path);\n\tif (rc)\n\t\tsnprintf(err, sizeof(err), \"%s: %s\", path, "
+     "lg_loadfile_strerror(rc));", "integration_test_show"),
+    ("loadfile-no-did-you-mean", "src/loadfile_find.c",
+     "\tif (lg_suggest_best(&s))", "\tif (0 && lg_suggest_best(&s))",
+     "unit_loadfile_find|integration_test_show"),
+    ("yaml-int-tag-any-scalar", "src/yaml_tag.c",
+     "\t\treturn is_int(text);", "\t\treturn true;", "unit_yaml_tree|unit_yaml_load"),
+    ("yaml-tag-kind-unchecked", "src/yaml_tag.c",
+     "\tif (type_kind(type) != kind) {", "\tif (0 && type_kind(type) != kind) {",
+     "unit_yaml_tree|unit_yaml_load"),
 ]
 
 

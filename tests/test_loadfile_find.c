@@ -1,6 +1,6 @@
 /* Unit tests of the loadfile lookup by name (src/loadfile_find.c): a file here wins, a
  * path is taken as it is, NAME and NAME.yaml are found in the data directories in order,
- * and a miss says where it looked. */
+ * and a miss says where it looked, which loadfiles are shipped and the closest of them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -161,6 +161,53 @@ static void test_load_reports_where_it_looked(void **state)
 	free(text);
 }
 
+static void test_shipped_names(void **state)
+{
+	char names[8][LG_LOADFILE_NAME_MAX], path[LG_LOADFILE_PATH_MAX + 32];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/webserver.yml", dirs[0]);
+	put(path, "name: w\n");
+	/* sorted, both.yaml once although in both, adir.yaml (a directory) and client.txt out */
+	assert_int_equal(lg_loadfile_shipped((const char(*)[LG_LOADFILE_PATH_MAX])dirs, 2, names,
+					     8),
+			 3);
+	assert_string_equal(names[0], "both");
+	assert_string_equal(names[1], "only_b");
+	assert_string_equal(names[2], "webserver");
+	assert_int_equal(lg_loadfile_shipped((const char(*)[LG_LOADFILE_PATH_MAX])dirs, 2, names,
+					     1),
+			 1);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void not_found(const char *name, char *err, size_t len)
+{
+	lg_loadfile_not_found(name, (const char(*)[LG_LOADFILE_PATH_MAX])dirs, 2, err, len);
+}
+
+static void test_not_found_suggests(void **state)
+{
+	char err[2048], want[2 * LG_LOADFILE_PATH_MAX + 256];
+
+	(void)state;
+	not_found("ohnly_b", err, sizeof(err));
+	snprintf(want, sizeof(want),
+		 "ohnly_b: No such file or directory; no installed loadfile of that name; did "
+		 "you mean 'only_b'? Shipped loadfiles: both, only_b (looked in %s, %s)",
+		 dirs[0], dirs[1]);
+	assert_string_equal(err, want);
+	not_found("onyl_b.yaml", err, sizeof(err)); /* the suffix is not part of the match */
+	assert_non_null(strstr(err, "did you mean 'only_b'?"));
+	not_found("zzzzzzzz", err, sizeof(err)); /* nothing close: the list alone */
+	snprintf(want, sizeof(want),
+		 "zzzzzzzz: No such file or directory; no installed loadfile of that name; "
+		 "shipped loadfiles: both, only_b (looked in %s, %s)", dirs[0], dirs[1]);
+	assert_string_equal(err, want);
+	not_found("zzzzzzzz", err, 40); /* cut, still terminated */
+	assert_int_equal(strlen(err), 39);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_paths_and_misses),
 		cmocka_unit_test(test_datadirs_next_to_executable),
 		cmocka_unit_test(test_load_reports_where_it_looked),
+		cmocka_unit_test(test_shipped_names),
+		cmocka_unit_test(test_not_found_suggests),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

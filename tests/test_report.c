@@ -106,7 +106,7 @@ static void test_print(void **state)
 	(void)state;
 	make_run(&run);
 	out = capture_print(&run);
-	assert_line(out, " Operation                Count    AvgLat       p50       p99     p99.9    MaxLat");
+	assert_line(out, " Operation                Count AvgLat ms    p50 ms    p99 ms  p99.9 ms MaxLat ms");
 	assert_line(out, " -------------------------------------------------------------------------"
 			 "-------"); /* as wide as the header */
 	/* p50 is rank 2 (2 ms): bucket [1998848, 2015231], midpoint 2007039. p99 is rank 3
@@ -203,7 +203,7 @@ static void test_many_notes_long_label(void **state)
 		lines++;
 	assert_int_equal(lines, LG_FIRST_ERRORS);
 	assert_line(out, " ... and 12 more");
-	assert_line(out, " Operation                          Count    AvgLat       p50       p99     p99.9    MaxLat");
+	assert_line(out, " Operation                          Count AvgLat ms    p50 ms    p99 ms  p99.9 ms MaxLat ms");
 	assert_line(out, " a_rather_long_label_name_here         20     0.001     0.001     0.001     0.001     0.001");
 	free(out);
 	lg_run_clear(&run);

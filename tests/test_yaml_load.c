@@ -331,7 +331,25 @@ static const struct bad bad_inputs[] = {
 	  "t.yaml:2:6: YAML anchors (&x) are not supported" },
 	{ "run:\n  - stat: *x\n", "t.yaml:2:11: YAML aliases (*x) are not supported" },
 	{ "run: !!python/object x\n",
-	  "t.yaml:1:6: unsupported YAML tag 'tag:yaml.org,2002:python/object'" },
+	  "t.yaml:1:6: unsupported YAML tag '!!python/object' (loadgen takes !!str, !!int, " },
+	/* standard tags that do not fit their node */
+	{ "run:\n  - stat: !!map a\n",
+	  "t.yaml:2:11: YAML tag '!!map' on a scalar; it fits a mapping only" },
+	{ "run:\n  - stat: !!int a\n",
+	  "t.yaml:2:11: YAML tag '!!int' on 'a', which is not an integer" },
+	{ "run: !!map\n  - stat: a\n", "t.yaml:1:6: YAML tag '!!map' on a sequence; it fits a "
+	  "mapping only" },
+	{ "run:\n  - {stat: {path: a, expect: !!bool ENOENT}}\n",
+	  "t.yaml:2:30: YAML tag '!!bool' on 'ENOENT', which is not a boolean" },
+	{ "run: [sleep: !!null 1ms]\n", "t.yaml:1:14: YAML tag '!!null' on '1ms', which is not "
+	  "null" },
+	{ "run: [sleep: !!float 1ms]\n", "t.yaml:1:14: YAML tag '!!float' on '1ms'" },
+	{ "run: [stat: !!timestamp 2001-12-14]\n", "t.yaml:1:13: unsupported YAML tag "
+	  "'!!timestamp'" },
+	{ "run: [stat: !local a]\n", "t.yaml:1:13: unsupported YAML tag '!local'" },
+	/* a tag that fits is read as without it: !!str ~ is the text "~", not null */
+	{ "params: !!str ~\nrun: [stat: a]\n",
+	  "t.yaml:1:9: 'params' must be a mapping of name: default, not a scalar" },
 	{ "run:\n  - stat: \"a\\0b\"\n", "t.yaml:2:11: NUL character in value" },
 	{ "run: [{[a]: b}]\n", "t.yaml:1:8: mapping keys must be scalars" },
 	/* syntax errors */

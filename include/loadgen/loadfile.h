@@ -9,6 +9,8 @@
 #define LG_LOADFILE_MAX (256u << 20) /* largest loadfile read (dbench's is ~26 MB) */
 #define LG_LOADFILE_NDIRS 3          /* data directories searched by name, at most */
 #define LG_LOADFILE_PATH_MAX 4096    /* longest data directory or found path, with NUL */
+#define LG_LOADFILE_NAME_MAX 64      /* longest shipped loadfile name listed, with NUL */
+#define LG_LOADFILE_SHIPPED_MAX 64   /* most shipped loadfile names listed */
 
 /* Read all of path into a NUL-terminated malloc'd buffer (*text, caller frees).
  * Regular files and pipes only. Returns 0, or a negative errno: -EISDIR for a
@@ -39,9 +41,21 @@ size_t lg_loadfile_datadirs(char dirs[][LG_LOADFILE_PATH_MAX], size_t max);
 int lg_loadfile_search(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX],
 		       size_t ndirs, char *path, size_t pathlen);
 
+/* The shipped loadfiles in dirs: every NAME.yaml (or NAME.yml) as NAME, sorted, each name
+ * once, into names. Unreadable directories are skipped. Returns how many (at most max). */
+size_t lg_loadfile_shipped(const char dirs[][LG_LOADFILE_PATH_MAX], size_t ndirs,
+			   char names[][LG_LOADFILE_NAME_MAX], size_t max);
+
+/* The message for a name lg_loadfile_search did not find in dirs, into err: "NAME: No such
+ * file or directory; no installed loadfile of that name", "; did you mean 'X'?" for the
+ * closest shipped loadfile when one is close, the shipped loadfiles and the directories. */
+void lg_loadfile_not_found(const char *name, const char dirs[][LG_LOADFILE_PATH_MAX],
+			   size_t ndirs, char *err, size_t errlen);
+
 /* Resolve name over lg_loadfile_datadirs and read it (lg_loadfile_read): *text (caller
  * frees), *len and the resolved path. Returns 0, or a negative errno with err filled
- * ("NAME: No such file or directory; no installed loadfile ... in DIRS", "PATH: why"). */
+ * (lg_loadfile_not_found's message, or "PATH: why"). `-c` and `loadgen show` both use it,
+ * so both find the same files. */
 int lg_loadfile_load(const char *name, char **text, size_t *len, char *path, size_t pathlen,
 		     char *err, size_t errlen);
 

@@ -32,6 +32,11 @@ os.mkdir(work)
 os.mkdir(os.path.join(work, "results"))
 for name in ("base.json", "new.json", "notes.txt", "my.yaml", "old.html"):
     write(os.path.join(work, name), "{}\n")
+# outputs of compare --json and ab --json, and a result: only the result is an input
+write(os.path.join(work, "cmp.json"), '{\n  "schema": "loadgen-compare/1",\n  "alpha": 0.05\n}\n')
+write(os.path.join(work, "pairs.json"), '{\n  "schema": "loadgen-ab/1"\n}\n')
+write(os.path.join(work, "run.json"), '{\n  "schema": "loadgen-result/1"\n}\n')
+RESULTS = ["base.json", "new.json", "results", "run.json"]
 
 
 def complete(line):
@@ -88,16 +93,18 @@ expect("loadgen -q --loadfile net", exact=["netbench"])
 expect("loadgen ", exact=["ab", "compare", "import", "report", "show"])
 expect("loadgen ab --ro", exact=["--rounds"])
 expect("loadgen co", exact=["compare"])
-expect("loadgen compare ", exact=["base.json", "new.json", "results"])
+expect("loadgen compare ", exact=RESULTS)  # not cmp.json, pairs.json: not results
 expect("loadgen compare base.json n", exact=["new.json"])
 expect("loadgen compare --", want=["--min-effect", "--fail-if-slower", "--json"],
        absent=["--loadfile"])
-expect("loadgen report ", exact=["base.json", "new.json", "results"])
+expect("loadgen report ", exact=RESULTS)
+expect("loadgen compare --json base.json ", exact=RESULTS)
 expect("loadgen report base.json -o ", exact=["old.html", "results"])
 expect("loadgen import --", want=["--output"], absent=["--loadfile"])
 expect("loadgen show ", want=shipped)
 expect("loadgen -D ", exact=["results"])
-expect("loadgen --json ", exact=["base.json", "new.json", "results"])
+expect("loadgen --json ", exact=["base.json", "cmp.json", "new.json", "pairs.json", "results",
+                                  "run.json"])  # an output: any JSON file
 expect("loadgen -t ", exact=[])
 expect("loadgen -c fileserver -p ", exact=["appendsize=", "filesize=", "iosize=", "nfiles="])
 check("-o nospace" in complete.compopt, "  ... with no space after NAME=")
@@ -107,4 +114,20 @@ write(os.path.join(work, "p.yaml"), "name: p\nparams:\n  alpha: 1\n  # c: 2\n  b
       "run:\n  - sleep: 1ms\n")
 expect("loadgen -c p.yaml -p ", exact=["alpha=", "beta_2="])
 expect("loadgen -c fileserver 4 ", absent=["compare", "report"])
+# Fixed-word values: --monitor on|off (also in ab, which passes it on), --resolve MODE.
+expect("loadgen --monitor ", exact=["off", "on"])
+expect("loadgen --monitor=o", exact=["off", "on"])
+expect("loadgen -q --monitor o", exact=["off", "on"])
+expect("loadgen ab --monitor ", exact=["off", "on"])
+expect("loadgen --resolve s", exact=["samba", "stat"])
+# Each option once (ab's help wraps a line that starts with --variant; ab --help and the
+# run options share -D, --json, --seed), and not the run options ab refuses.
+for line in ("loadgen ab --", "loadgen -", "loadgen compare --", "loadgen report -"):
+    got = complete(line)
+    check(len(got) == len(set(got)), "%r offers each option once (got %s)" % (
+        line, [o for o in got if got.count(o) > 1]))
+expect("loadgen ab --var", exact=["--variant", "--variant-opts"])
+expect("loadgen ab --", want=["--rounds", "--out-dir", "--warmup", "--monitor"],
+       absent=["--repeat", "--html", "--log", "--keep"])
+expect("loadgen ab -c ", want=shipped)
 shutil.rmtree(top)

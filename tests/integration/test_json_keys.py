@@ -1,7 +1,9 @@
 """The README's list of JSON keys ("Every key of the result") equals the keys of a real
 result, in both directions: every key a result holds is documented, every documented key
-(but those marked '?') is in the result."""
+(but those marked '?') is in the result. The same for a per-variant file of `loadgen ab`
+(its `ab` keys) and for both schemas of `loadgen ab --json` (two variants, three)."""
 import itertools
+import json
 import os
 import re
 import shutil
@@ -19,11 +21,11 @@ def expand(line):
     return ["".join(c) for c in itertools.product(*choices)]
 
 
-def documented():
+def documented(block="json-keys"):
     text = open(os.path.join(SOURCE, "README.md")).read()
-    m = re.search(r"<!-- json-keys:begin -->\s*```text\n(.*?)```\s*<!-- json-keys:end -->",
+    m = re.search(r"<!-- %s:begin -->\s*```text\n(.*?)```\s*<!-- %s:end -->" % (block, block),
                   text, re.S)
-    assert m, "README.md has no json-keys block"
+    assert m, "README.md has no %s block" % block
     keys, optional = set(), set()
     for line in m.group(1).splitlines():
         line = line.strip()
@@ -74,21 +76,48 @@ cleanup:
 res = run(["-q", "-t", "1", "--warmup", "1", "-R", "20", "--repeat", "2", "-D", target,
            "-c", w, "2"])
 check(res.json is not None, "a result was written", res)
-real = set()
-flatten(res.json, "", real)
-keys, optional = documented()
-everything = keys | optional
 
 
-def covered(p):
-    """A real leaf is documented: exactly, or as the container of documented keys."""
-    return p in everything or any(k.startswith(p + ".") or k.startswith(p + "[]")
-                                  for k in everything)
+def compare(doc, block, what, optional_seen=(), both=True):
+    """doc's leaf keys against the README block: every key documented and, when both,
+    every documented key (but '?' ones) in doc; optional_seen: keys doc must hold."""
+    keys, optional = documented(block)
+    everything = keys | optional
+    real = set()
+    flatten(doc, "", real)
+    undocumented = sorted(p for p in real if not (
+        p in everything or any(k.startswith(p + ".") or k.startswith(p + "[]")
+                               for k in everything)))
+    check(not undocumented, f"every key of {what} is documented (missing: {undocumented})")
+    absent = sorted(k for k in (keys if both else set()) | set(optional_seen)
+                    if k not in real)
+    check(not absent, f"every documented key is in {what} (absent: {absent})")
+    return keys
 
 
-undocumented = sorted(p for p in real if not covered(p))
-check(not undocumented, f"every key of a real result is documented (missing: {undocumented})")
-absent = sorted(k for k in keys if k not in real)
-check(not absent, f"every documented key is in a real result (absent: {absent})")
+keys = compare(res.json, "json-keys", "a real result")
 check(len(keys) > 150, f"the list is the full one ({len(keys)} keys)")
+
+# loadgen ab: its per-variant files (the result plus `ab`) and its analysis, for two
+# variants and for three. Short runs of a tiny workload: only the keys matter here.
+tiny = write(os.path.join(d, "tiny.yaml"), "run:\n  - mkdir: {path: \"d${client}\", expect: any}\n")
+quick = ["-t", "1", "--warmup", "0", "--monitor", "off", "-c", tiny, "-D", target]
+for variants, schema in ((2, "1"), (3, "2")):
+    out = os.path.join(d, "ab%d" % variants)
+    os.mkdir(out)
+    names = [a for i in range(variants)
+             for a in ("--variant", "v%d=%s" % (i, "true" if i == 0 else ""))]
+    res = run(["ab"] + names + ["--rounds", str(variants), "--out-dir", out, "--json",
+                                os.path.join(d, "an%d.json" % variants)] + quick + ["1"],
+              json_out=False, timeout=300)
+    check(res.rc == 0, f"ab with {variants} variants exits 0", res)
+    with open(os.path.join(d, "an%d.json" % variants)) as f:
+        an = json.load(f)
+    check(an.get("schema") == "loadgen-ab/" + schema, f"ab --json schema loadgen-ab/{schema}")
+    compare(an, "ab-json-keys-" + schema, f"ab --json (loadgen-ab/{schema})",
+            ["variants[].command"])
+    with open(os.path.join(out, "ab-0-v0.json")) as f:
+        compare(json.load(f), "json-keys", "ab's per-variant file",
+                ["ab.variant", "ab.index", "ab.rounds", "ab.rounds_asked", "ab.command"],
+                both=False)  # a run without errors: the error keys are not all there
 shutil.rmtree(d)

@@ -68,3 +68,18 @@ check("builtin:netbench:" in res.err and "'loadgen show'" in res.err,
       "an error in the built-in workload says how to see it", res)
 res = run(["-D", d, "-p", "smal=1", "1"], workdir=d, json_out=False)
 check("did you mean 'small'?" in res.err, "-p misspelt parameter gets a suggestion", res)
+
+# A shipped loadfile by name: show finds what -c finds (one lookup for both), and a typo
+# gets the closest shipped name and the list of them, from show and from -c alike.
+with open(os.path.join(SOURCE, "loadfiles", "fileserver.yaml")) as f:
+    shipped = f.read()
+res = run(["show", "fileserver"], workdir=d, json_out=False)
+check(res.rc == 0 and shipped in res.out, "show fileserver prints the shipped loadfile", res)
+shipped_names = sorted(n[:-5] for n in os.listdir(os.path.join(SOURCE, "loadfiles"))
+                       if n.endswith(".yaml"))
+listed = "Shipped loadfiles: " + ", ".join(shipped_names) + " (looked in "
+for args in (["show", "filesever"], ["-D", d, "-c", "filesever", "1"]):
+    res = run(args, workdir=d, json_out=False)
+    check(res.rc == 2 and "filesever: No such file or directory" in res.err
+          and "did you mean 'fileserver'?" in res.err and listed in res.err,
+          f"{args[0]} filesever: did-you-mean and the shipped names", res)

@@ -27,6 +27,13 @@ dpkg-deb --field "$deb" Package Version Architecture Section Depends Suggests Ma
 dpkg-deb --contents "$deb" | awk '{print "  " $6}'
 
 [ "$(dpkg-deb --field "$deb" Section)" = utils ] || fail "Section is not utils"
+maintainer=$(dpkg-deb --field "$deb" Maintainer)
+[[ $maintainer =~ ^[^\<\>@]+\ \<[^@[:space:]]+@[a-z0-9-]+(\.[a-z0-9-]+)+\>$ && $maintainer != *@localhost* ]] ||
+	fail "Maintainer '$maintainer' is not 'Name <user@domain>'"
+dpkg-deb --field "$deb" Description | awk 'length($0) > 80 { bad = 1 } END { exit bad }' ||
+	fail "a Description line is longer than 80 characters"
+dpkg-deb --field "$deb" Description | grep -q 'loadfile\. Every op is timed' ||
+	fail "the Description lost its punctuation"
 depends=$(dpkg-deb --field "$deb" Depends)
 [ -n "$depends" ] || fail "no Depends: dpkg-shlibdeps did not run"
 
@@ -67,10 +74,11 @@ say "loadgen -c fileserver ran the installed loadfile from $work"
 
 # The man pages: installed, found by man, rendered.
 for page in man1/loadgen.1 man1/loadgen-compare.1 man1/loadgen-import.1 \
-	man1/loadgen-report.1 man5/loadgen-workload.5; do
+	man1/loadgen-report.1 man1/loadgen-ab.1 man5/loadgen-workload.5; do
 	file=/usr/share/man/$page.gz
 	[ -f "$file" ] || fail "$file not installed"
-	MANWIDTH=80 man -l "$file" >"$work/page" 2>"$work/err" || fail "man -l $file: $(cat "$work/err")"
+	MANWIDTH=80 man --warnings -l "$file" >"$work/page" 2>"$work/err" && [ ! -s "$work/err" ] ||
+		fail "man --warnings -l $file: $(cat "$work/err")"
 	grep -q '^NAME' "$work/page" && [ "$(wc -l <"$work/page")" -gt 20 ] ||
 		fail "man -l $file: no NAME section or too short"
 	name=${page#*/}
