@@ -300,6 +300,19 @@ MUTANTS = [
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
      "integration_test_quiet_failures"),
+    # --- issue 25: report ---
+    ("report-clients-across-counts", "src/report_html_data.c",
+     "for (size_t r = 0; r < g->n; r++) {\n\t\trun = json_array_get(f->runs, g->runs[r]);",
+     "for (size_t r = 0; r < f->nruns + 0 * g->n; r++) {\n\t\trun = json_array_get(f->runs, r);",
+     "unit_report_html|integration_test_report_sweep"),
+    ("report-cpu-run-one", "web/report_series.js",
+     "if (any) runs.push({ series: r.series, cpu: cpu });",
+     "if (any && !runs.length) runs.push({ series: r.series, cpu: cpu });",
+     "integration_test_report_sweep"),
+    ("report-jain-in-legend", "web/report.js",
+     "ds.push({ type: 'bar', label: u.label, data:",
+     "ds.push({ type: 'bar', label: u.label + ' \\u2014 ' + jainText(u.g.per_client.jain), data:",
+     "integration_test_report_sweep"),
 ]
 
 

@@ -113,6 +113,16 @@ static const json_t *latency_of(const json_t *data, size_t fi, size_t gi)
 	return json_object_get(json_array_get(json_object_get(f, "groups"), gi), "latency");
 }
 
+/* The per-client MB/s of file fi's group gi (client id i's mean over that group's runs). */
+static double per_client_of(const json_t *data, size_t fi, size_t gi, size_t i)
+{
+	const json_t *f = json_array_get(json_object_get(data, "files"), fi);
+	const json_t *g = json_array_get(json_object_get(f, "groups"), gi);
+
+	return json_real_value(json_array_get(json_object_get(json_object_get(g, "per_client"),
+							      "mbps"), i));
+}
+
 /* The curve of three runs equals one histogram of every value of all three. */
 static void test_merge_equals_one_histogram(void **state)
 {
@@ -146,7 +156,7 @@ static void test_series_and_clients(void **state)
 	const double mbps[] = { 100, 120 };
 	struct lg_histogram all;
 	struct lg_cmp_file f;
-	json_t *data, *file, *s, *c;
+	json_t *data, *file, *s;
 
 	(void)state;
 	lg_histogram_init(&all);
@@ -160,9 +170,8 @@ static void test_series_and_clients(void **state)
 					    "series"), "stall");
 	assert_true(json_is_false(json_array_get(s, 0)));
 	assert_true(json_is_true(json_array_get(s, 1)));
-	c = json_object_get(json_object_get(file, "clients"), "mbps");
-	assert_true(fabs(json_real_value(json_array_get(c, 0)) - 55.0) < 1e-9); /* (50+60)/2 */
-	assert_true(fabs(json_real_value(json_array_get(c, 1)) - 56.0) < 1e-9);
+	assert_true(fabs(per_client_of(data, 0, 0, 0) - 55.0) < 1e-9); /* (50+60)/2 */
+	assert_true(fabs(per_client_of(data, 0, 0, 1) - 56.0) < 1e-9);
 	assert_null(json_object_get(file, "hosts"));
 	assert_null(json_object_get(file, "by_clients"));
 	json_decref(data);
@@ -320,6 +329,11 @@ static void test_groups_by_clients(void **state)
 		for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
 			assert_true(fabs(json_real_value(json_array_get(curve, pct_index(data,
 				pcts[k]))) * 1e6 - (double)lg_histogram_percentile(&h[i], pcts[k])) < 0.5);
+		/* per client too: client 0 has half of each run's MB/s, averaged over the
+		 * runs of this count only (over all five it would be 40.1) */
+		assert_true(fabs(per_client_of(data, 0, i, 0) - (i ? 50.0 : 25.25)) < 1e-9);
+		assert_int_equal(json_array_size(json_object_get(json_object_get(json_array_get(
+			g, i), "per_client"), "jain")), i ? 3 : 2);
 	}
 	json_decref(data);
 	lg_cmp_file_release(&f);
@@ -390,8 +404,7 @@ static void test_nomem(void **state)
 		json_object_get(file, "hosts"), 0), "host")), "n1");
 	assert_true(json_real_value(json_object_get(json_array_get(json_object_get(file, "hosts"),
 								    0), "throughput_mbps")) == 40.5);
-	assert_true(json_real_value(json_array_get(json_object_get(json_object_get(file,
-		"clients"), "mbps"), 1)) == 53.5); /* (51 + 56) / 2 */
+	assert_true(per_client_of(full, 0, 0, 1) == 53.5); /* (51 + 56) / 2 */
 	file = json_array_get(json_object_get(full, "files"), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(file, "hosts"), 0), "host")), "n3");

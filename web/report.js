@@ -338,33 +338,44 @@
 
 	/* --- Clients, hosts, sweeps, system metrics --- */
 
-	function jainText(f) {
-		var j = (f.clients.jain || []).filter(function (v) { return typeof v === 'number'; });
+	function jainText(jain) {
+		var j = (jain || []).filter(function (v) { return typeof v === 'number'; });
 		if (!j.length) return 'fairness index n/a';
 		return 'Jain fairness index ' + j.map(function (v) { return v.toFixed(4); }).join(', ') +
 			(j.length > 1 ? ' (per run)' : '');
 	}
+	/* One series of bars per file and client count (lgSeries.units): a client's MB/s is
+	 * the mean over the runs at its count only. The legend names the series; the
+	 * fairness indexes, a line per series, go below (a long legend item is clipped). */
 	function clientsChart(parent) {
-		var files = data.files.filter(function (f) { return f.clients && f.clients.mbps.length; });
-		if (!files.length) return;
-		var id = 'clients', fig = figure(parent, id, 'Per-client throughput, sorted (mean over runs)');
-		var n = Math.max.apply(null, files.map(function (f) { return f.clients.mbps.length; }));
+		var units = lgSeries.units(data.files, compare, style).filter(function (u) {
+			return u.g.per_client && u.g.per_client.mbps.length;
+		});
+		if (!units.length) return;
+		var id = 'clients', fig = figure(parent, id, 'Per-client throughput, sorted (mean over the runs at each client count)');
+		var n = Math.max.apply(null, units.map(function (u) { return u.g.per_client.mbps.length; }));
 		var labels = [], ds = [], sorted = [];
 		for (var i = 0; i < n; i++) labels.push(String(i + 1));
-		files.forEach(function (f) {
-			var fi = data.files.indexOf(f), st = style(fi);
-			var order = f.clients.mbps.map(function (v, i) { return [v, f.clients.id[i]]; })
+		/* in a comparison a file's counts share its colour: fainter bars, more clients */
+		var counts = [];
+		units.forEach(function (u) { if (counts.indexOf(u.g.clients) < 0) counts.push(u.g.clients); });
+		counts.sort(function (a, b) { return a - b; });
+		units.forEach(function (u) {
+			var pc = u.g.per_client, alpha = compare ? ['dd', '99', '66', '33'][counts.indexOf(u.g.clients) % 4] : '99';
+			var order = pc.mbps.map(function (v, k) { return [v, pc.id[k]]; })
 				.sort(function (a, b) { return b[0] - a[0]; });
 			sorted.push(order);
-			ds.push({ type: 'bar', label: f.name + ' \u2014 ' + jainText(f), data: order.map(function (o) { return o[0]; }),
-				backgroundColor: st.color + (fi ? 'aa' : '88'), borderColor: st.color, borderWidth: 1 });
+			ds.push({ type: 'bar', label: u.label, data: order.map(function (o) { return o[0]; }),
+				backgroundColor: u.s.color + alpha, borderColor: u.s.color, borderWidth: 1 });
 		});
 		draw(fig, id, 'bar', ds, { x: axis('client rank (fastest first)', 'category'), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) }, labels);
-		files.forEach(function (f) { add(fig.fig, 'p', { 'class': 'note' }, f.name + ': ' + jainText(f) + ' (1 = perfectly even).'); });
-		numbers(fig.fig, ['rank'].concat(files.map(function (f) { return f.name + ': client'; }), files.map(function (f) { return f.name + ': MB/s'; })),
-			labels.map(function (l, i) {
-				return [l].concat(sorted.map(function (o) { return o[i] ? String(o[i][1]) : '-'; }),
-					sorted.map(function (o) { return o[i] ? fmt(o[i][0], 2) : '-'; }));
+		units.forEach(function (u) {
+			add(fig.fig, 'p', { 'class': 'note jain' }, u.label + ': ' + jainText(u.g.per_client.jain) + ' (1 = perfectly even).');
+		});
+		numbers(fig.fig, ['rank'].concat(units.map(function (u) { return u.label + ': client'; }), units.map(function (u) { return u.label + ': MB/s'; })),
+			labels.map(function (l, k) {
+				return [l].concat(sorted.map(function (o) { return o[k] ? String(o[k][1]) : '-'; }),
+					sorted.map(function (o) { return o[k] ? fmt(o[k][0], 2) : '-'; }));
 			}));
 	}
 	function hostValue(h) {
@@ -411,35 +422,16 @@
 		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic', { ticks: { autoSkip: false, callback: function (v) { return Math.log2(v) % 1 === 0 ? String(v) : ''; } } }), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
 		numbers(fig.fig, ['file', 'clients', 'MB/s mean', '95 % CI'], rows);
 	}
-	/* CPU % of an interval's sys entry: the monitor's gauges "cpu.user_pct", ... (or an
-	 * object cpu: {user, ...}). */
-	function cpuOf(e) {
-		if (!e) return null;
-		if (e.cpu) return e.cpu;
-		var g = e.gauges || {}, out = null;
-		Object.keys(g).forEach(function (k) {
-			var m = /^cpu\.(\w+)_pct$/.exec(k);
-			if (m && typeof g[k] === 'number') { out = out || {}; out[m[1]] = g[k]; }
-		});
-		return out;
-	}
+	/* A chart per file and client count (lgSeries.cpuOverTime): each CPU figure the mean
+	 * of that count's runs at each moment. */
 	function sysChart(parent) {
-		data.files.forEach(function (f, fi) {
-			var r = f.runs[0], sys = r && r.series.sys;
-			if (!Array.isArray(sys)) return;
-			var keys = [];
-			sys.forEach(function (e) {
-				var cpu = cpuOf(e);
-				Object.keys(cpu || {}).forEach(function (k) { if (typeof cpu[k] === 'number' && keys.indexOf(k) < 0) keys.push(k); });
-			});
-			if (!keys.length) return;
-			var id = 'sys-' + fi, fig = figure(parent, id, 'CPU over time (run 1): ' + f.name);
-			var ds = keys.map(function (k, i) {
-				return line(k, xy(r.series.t, sys.map(function (e) { var c = cpuOf(e); return c ? c[k] : null; })), style(i));
-			});
+		lgSeries.cpuOverTime(data.files, compare, style).forEach(function (c, ci) {
+			var id = 'sys-' + ci, fig = figure(parent, id, 'CPU over time: ' + c.label +
+				(c.runs > 1 ? ' (mean of ' + c.runs + ' runs)' : ''));
+			var ds = c.keys.map(function (k, i) { return line(k, xy(c.t, c.y[k]), style(i)); });
 			draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }), y: axis('CPU (% of the interval)', 'linear', { beginAtZero: true }) });
-			numbers(fig.fig, ['t (s)'].concat(keys), r.series.t.map(function (t, i) {
-				return [fmt(t, 2)].concat(keys.map(function (k) { return fmt(cpuOf(sys[i]) ? cpuOf(sys[i])[k] : null); }));
+			numbers(fig.fig, ['t (s)'].concat(c.keys), c.t.map(function (t, i) {
+				return [fmt(t, 2)].concat(c.keys.map(function (k) { return fmt(c.y[k][i]); }));
 			}));
 		});
 	}
@@ -466,11 +458,15 @@
 			charts: charts.map(function (c) {
 				var o = { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas),
 					labels: c.cfg.data.datasets.map(function (d) { return d.label; }) };
-				/* the points of the charts over time, for tests that check what is drawn */
-				if (c.id.indexOf('time-') === 0)
-					o.data = c.cfg.data.datasets.map(function (d) {
-						return d.data.map(function (p) { return [p.x, p.y]; });
-					});
+				/* the points of every chart, for tests that check what is drawn */
+				o.data = c.cfg.data.datasets.map(function (d) {
+					return d.data.map(function (p) { return p !== null && typeof p === 'object' && !Array.isArray(p) ? [p.x, p.y] : p; });
+				});
+				/* the legend's items: [left, right] in the chart's width (clipped outside) */
+				var lg = c.chart && c.chart.legend;
+				if (lg && c.cfg.options.plugins.legend.display)
+					o.legend = { width: c.chart.width, items: (lg.legendHitBoxes || []).map(function (b) {
+						return [Math.round(b.left), Math.round(b.left + b.width)]; }) };
 				return o;
 			}),
 			errors: (window.lgErrors || []).concat(consoleErrors),
