@@ -313,6 +313,15 @@ MUTANTS = [
      "ds.push({ type: 'bar', label: u.label, data:",
      "ds.push({ type: 'bar', label: u.label + ' \\u2014 ' + jainText(u.g.per_client.jain), data:",
      "integration_test_report_sweep"),
+    ("report-diffs-per-count", "web/report.js",
+     "var shared = ok.length > 1 && ok.every(", "var shared = false && ok.every(",
+     "integration_test_report_sweep"),
+    ("report-legend-undrawn", "web/report.js",
+     "datasets = datasets.filter(function (d) { return d.data.some(drawable); });", "",
+     "integration_test_report_sweep"),
+    ("report-sweep-ci-below-zero", "web/report.js",
+     "return { x: p.x, y: Math.max(0, p.lo) };", "return { x: p.x, y: p.lo };",
+     "integration_test_report_sweep"),
 ]
 
 

@@ -93,7 +93,17 @@
 		Object.keys(extra || {}).forEach(function (k) { a[k] = extra[k]; });
 		return a;
 	}
+	/* Whether a data point of a dataset would be drawn: a number, a floating bar
+	 * [lo, hi], or {x, y} with such a y. */
+	function drawable(p) {
+		if (typeof p === 'number') return isFinite(p);
+		if (Array.isArray(p)) return p.length === 2 && p.every(function (v) { return typeof v === 'number' && isFinite(v); });
+		return p !== null && typeof p === 'object' && (typeof p.y === 'number' ? isFinite(p.y) : Array.isArray(p.y) && drawable(p.y));
+	}
+	/* Queue a chart. A dataset with no point to draw is left out, so the legend lists
+	 * only what the chart shows (a sweep's file has no mean across counts). */
 	function draw(f, id, type, datasets, scales, labels) {
+		datasets = datasets.filter(function (d) { return d.data.some(drawable); });
 		var cfg = {
 			type: type,
 			data: { datasets: datasets },
@@ -108,12 +118,7 @@
 		};
 		if (labels) cfg.data.labels = labels;
 		var points = 0;
-		datasets.forEach(function (d) {
-			d.data.forEach(function (p) {
-				var y = p !== null && typeof p === 'object' && !Array.isArray(p) ? p.y : p;
-				if (y !== null && y !== undefined) points++;
-			});
-		});
+		datasets.forEach(function (d) { points += d.data.filter(drawable).length; });
 		/* drawn later, one chart per task, so the text and tables show at once */
 		charts.push({ id: id, cfg: cfg, canvas: f.canvas, datasets: datasets.length,
 			points: points });
@@ -181,19 +186,24 @@
 	function pText(p) { return typeof p !== 'number' ? 'n/a' : p < 0.0001 ? '< 0.0001' : p.toFixed(4); }
 	function pctText(v) { return typeof v === 'number' ? (v >= 0 ? '+' : '') + v.toFixed(1) + ' %' : 'n/a'; }
 
-	function comparison(parent, c, idx) {
-		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
-		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name + (c.clients ? ' at ' + c.clients + ' clients' : ''));
-		/* as loadgen compare: a file that cannot be compared gets no verdict */
-		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.'), idx;
-		var diffs = add(box, 'div', { 'class': 'diffs' });
-		add(diffs, 'strong', {}, 'Setup differences');
-		if (!c.setup_differences || c.setup_differences.length === 0)
+	function diffsBox(parent, list, what) {
+		var diffs = add(parent, 'div', { 'class': 'diffs' });
+		add(diffs, 'strong', {}, 'Setup differences' + (what || ''));
+		if (!list || list.length === 0)
 			add(diffs, 'p', {}, 'no differences');
 		else
-			table(diffs, ['key', 'baseline', 'other'], c.setup_differences.map(function (d) {
+			table(diffs, ['key', 'baseline', 'other'], list.map(function (d) {
 				return [d.key, plain(d.baseline), plain(d.other)];
 			}), 3);
+	}
+	/* One comparison (of a file, or of a file at one client count); its setup
+	 * differences unless shown once above for all its counts (shared). */
+	function comparison(parent, c, shared) {
+		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
+		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name + (c.clients ? ' at ' + c.clients + ' client' + (c.clients === 1 ? '' : 's') : ''));
+		/* as loadgen compare: a file that cannot be compared gets no verdict */
+		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.');
+		if (!shared) diffsBox(box, c.setup_differences);
 		var rows = c.metrics.map(function (m) {
 			var dg = m.key === 'throughput_mbps' ? 2 : 1;
 			return [m.unit, statText(m.base_mean, m.base_half_ci, m.runs[0], dg),
@@ -214,7 +224,22 @@
 		if (c.below_min_effect) add(box, 'p', { 'class': 'note' }, 'Significant but below the minimum effect.');
 		if (c.decided_by === 'ops_per_s')
 			add(box, 'p', { 'class': 'note' }, 'Throughput is 0 MB/s in both files (no data moved), so ops/s decided.');
-		return idx;
+	}
+	/* The comparisons of each file; a file compared at several client counts has the
+	 * same setup differences at each (they are the files'): shown once, before them. */
+	function comparisons(parent) {
+		var byFile = [];
+		data.comparisons.forEach(function (c) {
+			var last = byFile[byFile.length - 1];
+			if (last && last[0].file === c.file) last.push(c); else byFile.push([c]);
+		});
+		byFile.forEach(function (list) {
+			var ok = list.filter(function (c) { return !c.skipped; }), key = function (c) { return JSON.stringify(c.setup_differences); };
+			var shared = ok.length > 1 && ok.every(function (c) { return key(c) === key(ok[0]); });
+			if (shared) diffsBox(add(parent, 'section', { 'class': 'comparison', 'data-file': list[0].file }),
+				ok[0].setup_differences, ' of ' + list[0].file + ' (the same at each of its ' + ok.length + ' client counts)');
+			list.forEach(function (c) { comparison(parent, c, shared); });
+		});
 	}
 
 	/* --- Throughput of each run --- */
@@ -228,7 +253,8 @@
 			var s = f0[key], labels = s.values.map(function (v, i) { return 'run ' + (i + 1); });
 			ds.push({ type: 'bar', label: unit + ' per run', data: s.values.slice(),
 				backgroundColor: '#56B4E9', borderColor: '#000', borderWidth: 1 });
-			[['mean', s.mean, []], ['95 % CI low', s.ci95_lo, [6, 3]], ['95 % CI high', s.ci95_hi, [6, 3]]].forEach(function (m) {
+			/* throughput is never below 0: an interval reaching below is drawn from 0 */
+			[['mean', s.mean, []], ['95 % CI low', s.ci95_lo < 0 ? 0 : s.ci95_lo, [6, 3]], ['95 % CI high', s.ci95_hi, [6, 3]]].forEach(function (m) {
 				ds.push({ type: 'line', label: m[0], data: labels.map(function () { return m[1]; }),
 					borderColor: '#000', borderDash: m[2], pointRadius: 0, borderWidth: 2, fill: false });
 			});
@@ -238,13 +264,14 @@
 					['stddev', fmt(s.stddev, digits)]]));
 			add(fig.fig, 'p', { 'class': 'note' }, typeof s.mean !== 'number' ? 'Runs at several client counts: no one' +
 				' mean describes them (see throughput against clients).' : 'Mean ' + statText(s.mean,
-				(s.ci95_hi - s.ci95_lo) / 2, s.n, digits) + ' ' + unit + ' (95 % confidence interval of the mean, t distribution).');
+				(s.ci95_hi - s.ci95_lo) / 2, s.n, digits) + ' ' + unit + ' (95 % confidence interval of the mean, t distribution' +
+				(s.ci95_lo < 0 ? '; it reaches below 0 and is drawn from 0' : '') + ').');
 			return;
 		}
 		var names = data.files.map(function (f) { return f.name; });
 		ds.push({ type: 'bar', label: '95 % CI of the mean', data: data.files.map(function (f) {
 			var s = f[key];
-			return s.n >= 2 ? [s.ci95_lo, s.ci95_hi] : [s.mean, s.mean];
+			return s.n >= 2 && typeof s.ci95_lo === 'number' ? [Math.max(0, s.ci95_lo), s.ci95_hi] : null;
 		}), backgroundColor: data.files.map(function (f, i) { return style(i).color + '55'; }),
 		borderColor: data.files.map(function (f, i) { return style(i).color; }), borderWidth: 1 });
 		ds.push({ type: 'scatter', label: 'mean', data: data.files.map(function (f) { return { x: f.name, y: f[key].mean }; }),
@@ -409,18 +436,24 @@
 	function sweepChart(parent) {
 		var files = data.files.filter(function (f) { return sweepPoints(f.by_clients).length; });
 		if (!files.length) return;
-		var id = 'sweep', fig = figure(parent, id, 'Throughput against clients (mean and 95 % CI)'), ds = [], rows = [];
+		var id = 'sweep', fig = figure(parent, id, 'Throughput against clients (mean and 95 % CI)'), ds = [], rows = [], clipped = [];
 		files.forEach(function (f) {
 			var st = style(data.files.indexOf(f)), pts = sweepPoints(f.by_clients);
 			ds.push(line(f.name + ' mean', pts.map(function (p) { return { x: p.x, y: p.mean }; }), st));
 			ds.push(line(f.name + ' 95 % CI low', pts.filter(function (p) { return typeof p.lo === 'number'; })
-				.map(function (p) { return { x: p.x, y: p.lo }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
+				.map(function (p) { return { x: p.x, y: Math.max(0, p.lo) }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
 			ds.push(line(f.name + ' 95 % CI high', pts.filter(function (p) { return typeof p.hi === 'number'; })
 				.map(function (p) { return { x: p.x, y: p.hi }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
-			pts.forEach(function (p) { rows.push([f.name, String(p.x), fmt(p.mean, 2), fmt(p.lo, 2) + ' \u2026 ' + fmt(p.hi, 2)]); });
+			pts.forEach(function (p) {
+				if (p.lo < 0) clipped.push(p.x + ' (' + f.name + ')');
+				rows.push([f.name, String(p.x), fmt(p.mean, 2), fmt(p.lo, 2) + ' \u2026 ' + fmt(p.hi, 2) + (p.lo < 0 ? ' (drawn from 0)' : '')]);
+			});
 		});
 		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic', { ticks: { autoSkip: false, callback: function (v) { return Math.log2(v) % 1 === 0 ? String(v) : ''; } } }), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
 		numbers(fig.fig, ['file', 'clients', 'MB/s mean', '95 % CI'], rows);
+		if (clipped.length)
+			add(fig.fig, 'p', { 'class': 'note clipped' }, 'Throughput is never below 0: where the 95 % interval reaches below it ' +
+				'(few runs that vary much), it is drawn from 0 (clients ' + clipped.join(', ') + '); "Numbers" gives it as computed.');
 	}
 	/* A chart per file and client count (lgSeries.cpuOverTime): each CPU figure the mean
 	 * of that count's runs at each moment. */
@@ -474,6 +507,7 @@
 			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; }).map(function (c) {
 				return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
+			first_chart_top: (function (f) { return f ? Math.round(f.getBoundingClientRect().top + window.scrollY) : null; })(document.querySelector('figure')),
 			ms_since_navigation: Math.round(performance.now()),
 			text_ms: Math.round(builtMs),
 			draw_ms: Math.round(drawnMs)
@@ -497,7 +531,7 @@
 			(compare ? ' (the first is the baseline).' : '.'));
 		if (compare) {
 			var cs = section('Comparison with the baseline ' + data.files[0].name);
-			data.comparisons.forEach(function (c, i) { comparison(cs, c, i); });
+			comparisons(cs);
 		}
 		var hs = section(compare ? 'Setups' : 'Setup');
 		data.files.forEach(function (f, i) { hs.appendChild(header(f, i)); });

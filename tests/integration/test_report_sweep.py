@@ -8,6 +8,11 @@ files.
   run of that count at each moment (not run 1 alone).
 - No legend item is clipped: every item lies inside its chart's width (a long legend
   item is centred and cut at both ends, as the Jain indexes of eight runs were).
+- The legend lists only what is drawn: every dataset of every chart has a point (a
+  sweep has no mean or interval across its counts).
+- Two sweeps compared: the setup differences (the same at every count) shown once.
+- Throughput against clients: a 95 % interval reaching below 0 is drawn from 0, and the
+  page says so; its table keeps the interval as computed.
 Skips (77) when chromium is not installed."""
 import json
 import os
@@ -81,6 +86,18 @@ def close(a, b):
                                        abs(a - b) <= 1e-6 * max(1.0, abs(b)))
 
 
+def drawable(p):
+    """A point Chart.js draws: a number, a floating bar [lo, hi], or [x, y] / [x, [lo, hi]]
+    as the page's status gives {x, y} points."""
+    num = lambda v: isinstance(v, (int, float))
+    if num(p):
+        return True
+    if isinstance(p, list) and len(p) == 2:
+        return (num(p[0]) or isinstance(p[0], str)) and (num(p[1]) or (
+            isinstance(p[1], list) and all(map(num, p[1])))) if not all(map(num, p)) else True
+    return False
+
+
 def check_legends(name, page):
     for c in page.status["charts"]:
         lg = c.get("legend")
@@ -138,6 +155,11 @@ def check_page(name, path, files, shot):
                                                   for (x, y), (wx, wy) in zip(drawn, want)),
                   f"{name}: {cid} {key}: the mean of the runs at {k} clients {drawn} = {want}")
     check_legends(name, page)
+    for c in page.status["charts"]:
+        empty = [lb for lb, pts in zip(c["labels"], c["data"]) if not any(map(drawable, pts))]
+        check(not empty, f"{name}: chart {c['id']}: every dataset in the legend is drawn "
+              f"(nothing to draw: {empty})")
+    print(f"{name}: the first chart begins {page.status['first_chart_top']} px down")
     return page
 
 
@@ -150,4 +172,40 @@ p = loadgen("report", "sw.json", "sw16.json", "-o", "swcmp.html")
 check(p.returncode == 0, "loadgen report sw.json sw16.json", p)
 cmp_page = check_page("two sweeps", os.path.join(d, "swcmp.html"),
                       [("sw.json", a), ("sw16.json", b)], "report_sweep_cmp.png")
+print("screenshots in", shots)
+
+# the setup differences of two sweeps are the files': one box, not one per client count
+boxes = re.findall(r'<div class="diffs">(.*?)</div>', cmp_page.dom, re.S)
+check(len(boxes) == 1 and "workload.params.bs" in boxes[0],
+      f"two sweeps: one setup-differences box for the four counts ({len(boxes)})")
+check(len(re.findall(r'data-verdict="', cmp_page.dom)) == len(COUNTS),
+      "two sweeps: a verdict per client count")
+check(re.search(r">sw16.json against sw.json at 1 client<", cmp_page.dom),
+      "two sweeps: '1 client', not '1 clients'")
+
+# a 95 % interval reaching below 0 (as two runs that vary much give): drawn from 0, said
+neg = json.loads(json.dumps(a))
+by = neg["summary"]["by_clients"]
+for i, e in enumerate(by):  # only the interval at 2 clients reaches below 0
+    t = e["throughput_mbps"]
+    t["ci95"] = [-t["mean"] if i == 1 else 0.9 * t["mean"], 1.1 * t["mean"]]
+m = by[1]["throughput_mbps"]
+with open(os.path.join(d, "neg.json"), "w") as fh:
+    json.dump(neg, fh)
+p = loadgen("report", "neg.json", "-o", "neg.html")
+check(p.returncode == 0, "report of a sweep whose interval at 2 clients reaches below 0", p)
+page = rb.load(os.path.join(d, "neg.html"), screenshot=os.path.join(shots, "report_sweep_neg.png"),
+               sized=True)
+sw = page.charts()["sweep"]
+ys = [y for pts in sw["data"] for _, y in pts]
+check(min(ys) == 0 and all(y >= 0 for y in ys),
+      f"interval below 0: the sweep chart draws nothing below 0 (lowest {min(ys)})")
+low = sw["data"][sw["labels"].index("neg.json 95 % CI low")]
+check([x for x, y in low if y == 0] == [by[1]["clients"]],
+      f"interval below 0: drawn from 0 at {by[1]['clients']} clients only: {low}")
+note = re.search(r'<p class="note clipped">(.*?)</p>', page.dom, re.S)
+check(note is not None and "drawn from 0" in note.group(1) and "2 (neg.json)" in note.group(1),
+      f"interval below 0: the page says it is drawn from 0 ({note and note.group(1)})")
+check(f"{m['ci95'][0]:.2f} \u2026 " in page.text,
+      f"interval below 0: the table keeps the interval as computed ({m['ci95'][0]:.2f})")
 print("screenshots in", shots)
