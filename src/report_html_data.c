@@ -441,16 +441,34 @@ static int groups_json(struct build *b, json_t **out)
 	return rc;
 }
 
+/* A file that measured nothing (nruns 0: lg_report_html's init_file): its header and
+ * its runs that measured nothing, no figures. */
+static json_t *hollow_json(struct build *b)
+{
+	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:[], s:[]}", "name", b->f->path,
+				"nruns", (json_int_t)0, "measured", 0, "header",
+				header_json(b->f->doc), "unmeasured",
+				lg_report_unmeasured(b->f->doc), "runs", "groups");
+
+	if (!out)
+		fail(b, -ENOMEM, "%s", strerror(ENOMEM));
+	return out;
+}
+
 static json_t *file_json(struct build *b)
 {
 	const json_t *cfg = json_object_get(b->f->doc, "config");
 	double thr = json_number_value(json_object_get(cfg, "stall_threshold_s")) * 1e3;
 	json_t *groups = NULL, *out;
 
+	if (b->f->nruns == 0)
+		return hollow_json(b);
 	if (groups_json(b, &groups))
 		return NULL;
-	out = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "name", b->f->path,
-			"nruns", (json_int_t)b->f->nruns, "header", header_json(b->f->doc),
+	out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+			b->f->path, "nruns", (json_int_t)b->f->nruns, "measured", 1,
+			"unmeasured", lg_report_unmeasured(b->f->doc),
+			"header", header_json(b->f->doc),
 			"mbps", summary_json(b->f->mbps, b->f->nruns, b->f->ngroups > 1),
 			"ops_s", summary_json(b->f->ops, b->f->nruns, b->f->ngroups > 1),
 			"stall_threshold_ms", thr > 0 ? json_real(thr) : json_null(),

@@ -322,6 +322,14 @@ MUTANTS = [
     ("report-sweep-ci-below-zero", "web/report.js",
      "return { x: p.x, y: Math.max(0, p.lo) };", "return { x: p.x, y: p.lo };",
      "integration_test_report_sweep"),
+    ("report-unmeasured-refused", "src/report_html.c",
+     "if (rc == -ENODATA) { /* f was released; doc is checked and ours */",
+     "if (rc == -ENODATA && 0) {", "integration_test_report_failed"),
+    ("report-unmeasured-notes-uncut", "src/report_html_failed.c",
+     "i < json_array_size(a) && i < NOTES_MAX;", "i < json_array_size(a);",
+     "unit_report_html"),
+    ("report-unmeasured-charts", "web/report.js",
+     "\t\tif (!data.files.length) return;\n", "", "integration_test_report_failed"),
 ]
 
 

@@ -339,6 +339,59 @@ static void test_groups_by_clients(void **state)
 	lg_cmp_file_release(&f);
 }
 
+/* A result whose runs measured nothing (lg_cmp_file_init: -ENODATA) is kept as a file of
+ * no runs, and its data says what went wrong: each such run's status, failure and
+ * notes (the first 20, with their total); a measured file lists its own such runs. */
+static void test_unmeasured(void **state)
+{
+	const double mbps[] = { 100, 120 };
+	struct lg_histogram all;
+	struct lg_cmp_file f;
+	json_t *doc, *notes = json_array(), *data, *file, *u;
+	char err[256];
+
+	(void)state;
+	lg_histogram_init(&all);
+	doc = make_doc(mbps, 2, 1000, &all, "6.1");
+	for (int i = 0; i < 25; i++)
+		json_array_append_new(notes, json_pack("{s:i, s:s}", "client", i, "got", "ENOSPC"));
+	for (size_t r = 0; r < 2; r++) {
+		json_t *run = json_array_get(json_object_get(doc, "runs"), r);
+
+		json_object_set_new(run, "status", json_string(r ? "interrupted" : "failed"));
+		json_object_set_new(run, "duration_s", json_real(0));
+		json_object_set_new(run, "failure", json_pack("{s:s, s:s}", "phase", "setup",
+							      "errno", "ENOSPC"));
+		json_object_set_new(run, "error_notes", json_deep_copy(notes));
+	}
+	json_decref(notes);
+	assert_int_equal(lg_cmp_file_init("f.json", json_incref(doc), &f, err, sizeof(err)),
+			 -ENODATA);
+	f = (struct lg_cmp_file){ .path = "f.json", .doc = doc }; /* as loadgen report does */
+	data = lg_report_data(&f, 1, err, sizeof(err));
+	assert_non_null(data);
+	file = json_array_get(json_object_get(data, "files"), 0);
+	assert_true(json_is_false(json_object_get(file, "measured")));
+	assert_int_equal(json_array_size(json_object_get(file, "groups")), 0);
+	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 2);
+	u = json_array_get(json_object_get(file, "unmeasured"), 1);
+	assert_int_equal(json_integer_value(json_object_get(u, "index")), 1);
+	assert_string_equal(json_string_value(json_object_get(u, "status")), "interrupted");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(u, "failure"),
+							      "errno")), "ENOSPC");
+	assert_int_equal(json_array_size(json_object_get(u, "error_notes")), 20);
+	assert_int_equal(json_integer_value(json_object_get(u, "error_notes_total")), 25);
+	json_decref(data);
+	lg_cmp_file_release(&f);
+	/* a measured file: no unmeasured runs */
+	data = data_of(make_doc(mbps, 2, 1000, &all, "6.1"), "a.json", &f);
+	file = json_array_get(json_object_get(data, "files"), 0);
+	assert_true(json_is_true(json_object_get(file, "measured")));
+	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 0);
+	json_decref(data);
+	lg_cmp_file_release(&f);
+}
+
 /* Every optional part the page takes: a sweep's by_clients, hosts per run (MPI) in a,
  * hosts at the top in b, system counters in the timeline. */
 static void add_optional(json_t *a, json_t *b)
@@ -422,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_comparison),
 		cmocka_unit_test(test_comparison_by_clients),
 		cmocka_unit_test(test_groups_by_clients),
+		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_nomem),
 	};
 

@@ -18,7 +18,7 @@
 	var started = performance.now(); /* when this script began: draw time = now - started */
 	var consoleErrors = [];
 	var charts = [];
-	var data, root, compare;
+	var data, root, compare, baseName;
 
 	var origError = console.error;
 	console.error = function () {
@@ -151,10 +151,11 @@
 		var d = add(sec, 'details', compare ? {} : { open: '' });
 		var sum = add(d, 'summary');
 		var sw = add(sum, 'span', { 'class': 'swatch' });
-		var st = style(i);
-		sw.style.borderTop = '3px ' + (st.dash.length ? 'dashed' : 'solid') + ' ' + st.color;
+		var st = style(i), lost = (f.unmeasured || []).length;
+		if (i >= 0) sw.style.borderTop = '3px ' + (st.dash.length ? 'dashed' : 'solid') + ' ' + st.color;
 		add(sum, 'strong', {}, f.name);
-		sum.appendChild(document.createTextNode(' \u2014 ' + f.nruns + ' run' + (f.nruns === 1 ? '' : 's') +
+		sum.appendChild(document.createTextNode(' \u2014 ' + (f.measured === false ? 'nothing measured' :
+			f.nruns + ' run' + (f.nruns === 1 ? '' : 's')) + (lost ? (f.measured === false ? ' (see above)' : ' (and ' + lost + ' that measured nothing: see above)') : '') +
 			(h.workload ? ', workload ' + h.workload.name : '')));
 		if (h.command) {
 			add(d, 'h3', {}, 'Command line');
@@ -200,7 +201,7 @@
 	 * differences unless shown once above for all its counts (shared). */
 	function comparison(parent, c, shared) {
 		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
-		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name + (c.clients ? ' at ' + c.clients + ' client' + (c.clients === 1 ? '' : 's') : ''));
+		add(box, 'h3', {}, c.file + ' against ' + baseName + (c.clients ? ' at ' + c.clients + ' client' + (c.clients === 1 ? '' : 's') : ''));
 		/* as loadgen compare: a file that cannot be compared gets no verdict */
 		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.');
 		if (!shared) diffsBox(box, c.setup_differences);
@@ -507,6 +508,8 @@
 			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; }).map(function (c) {
 				return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
+			unmeasured: Array.prototype.map.call(document.querySelectorAll('section.unmeasured'), function (e) {
+				return { file: e.getAttribute('data-file'), status: e.getAttribute('data-status') }; }),
 			first_chart_top: (function (f) { return f ? Math.round(f.getBoundingClientRect().top + window.scrollY) : null; })(document.querySelector('figure')),
 			ms_since_navigation: Math.round(performance.now()),
 			text_ms: Math.round(builtMs),
@@ -525,16 +528,22 @@
 	function main() {
 		root = document.getElementById('lg-root');
 		data = JSON.parse(document.getElementById('lg-data').textContent);
-		compare = data.files.length > 1;
+		/* the charts are of the files that measured something (in their colours) */
+		var all = data.files;
+		data.files = all.filter(function (f) { return f.measured !== false; });
+		baseName = all[0].name;
+		compare = all.length > 1;
 		add(root, 'p', { 'class': 'sub' }, 'Written by ' + data.generator + ' from ' +
-			data.files.map(function (f) { return f.name; }).join(', ') +
+			all.map(function (f) { return f.name; }).join(', ') +
 			(compare ? ' (the first is the baseline).' : '.'));
 		if (compare) {
-			var cs = section('Comparison with the baseline ' + data.files[0].name);
+			var cs = section('Comparison with the baseline ' + baseName);
 			comparisons(cs);
 		}
+		lgFailed.render(section, all, { add: add, table: table, plain: plain });
 		var hs = section(compare ? 'Setups' : 'Setup');
-		data.files.forEach(function (f, i) { hs.appendChild(header(f, i)); });
+		all.forEach(function (f) { hs.appendChild(header(f, data.files.indexOf(f))); });
+		if (!data.files.length) return;
 		var tp = section('Throughput'), g = add(tp, 'div', { 'class': 'grid' });
 		runsChart(g, 'mbps', 'MB/s', compare ? 'Throughput of every run, all files (MB/s)' : 'Throughput of each run (MB/s)');
 		runsChart(g, 'ops_s', 'ops/s', compare ? 'Operations of every run, all files (ops/s)' : 'Operations of each run (ops/s)');
