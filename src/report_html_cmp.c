@@ -66,7 +66,8 @@ int lg_report_add_comparisons(json_t *cmps, const struct lg_cmp_file *base,
 			   const struct lg_cmp_file *other)
 {
 	const char *why = !base->nruns ? "the baseline measured nothing" :
-			  !other->nruns ? "it measured nothing" : lg_cmp_incomparable(base, other);
+			  !other->nruns ? "it measured nothing" :
+			  lg_cmp_incomparable(base, other);
 	bool by_count = base->ngroups > 1 || other->ngroups > 1;
 
 	if (why)

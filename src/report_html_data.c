@@ -430,9 +430,9 @@ static int groups_json(struct build *b, json_t **out)
 				json_decref(runs);
 				runs = NULL;
 			}
-		if (!push(a, json_pack("{s:I, s:o, s:o, s:o}", "clients", (json_int_t)grp->clients,
-				       "runs", runs, "latency", lat, "per_client",
-				       clients_json(b->f, grp))))
+		if (!push(a, json_pack("{s:I, s:o, s:o, s:o}", "clients",
+				       (json_int_t)grp->clients, "runs", runs, "latency", lat,
+				       "per_client", clients_json(b->f, grp))))
 			rc = fail(b, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	if (rc)

@@ -55,7 +55,8 @@ static json_t *unmeasured_run(const json_t *run, size_t r)
 			continue;
 		snprintf(total, sizeof(total), "%s_total", note_keys[k]);
 		ok = json_object_set_new(o, note_keys[k], first_notes(v)) == 0 &&
-		     json_object_set_new(o, total, json_integer((json_int_t)json_array_size(v))) == 0;
+		     json_object_set_new(o, total,
+					 json_integer((json_int_t)json_array_size(v))) == 0;
 	}
 	if (!ok) {
 		json_decref(o);

@@ -354,7 +354,8 @@ static void test_unmeasured(void **state)
 	lg_histogram_init(&all);
 	doc = make_doc(mbps, 2, 1000, &all, "6.1");
 	for (int i = 0; i < 25; i++)
-		json_array_append_new(notes, json_pack("{s:i, s:s}", "client", i, "got", "ENOSPC"));
+		json_array_append_new(notes, json_pack("{s:i, s:s}", "client", i, "got",
+						       "ENOSPC"));
 	for (size_t r = 0; r < 2; r++) {
 		json_t *run = json_array_get(json_object_get(doc, "runs"), r);
 
