@@ -384,11 +384,17 @@ static void test_unmeasured(void **state)
 	assert_int_equal(json_integer_value(json_object_get(u, "error_notes_total")), 25);
 	json_decref(data);
 	lg_cmp_file_release(&f);
-	/* a measured file: no unmeasured runs */
-	data = data_of(make_doc(mbps, 2, 1000, &all, "6.1"), "a.json", &f);
+	/* a measured file lists its own run that measured nothing (run 1's setup failed) */
+	doc = make_doc(mbps, 2, 1000, &all, "6.1");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 1), "status",
+			    json_string("failed"));
+	data = data_of(doc, "a.json", &f);
 	file = json_array_get(json_object_get(data, "files"), 0);
 	assert_true(json_is_true(json_object_get(file, "measured")));
-	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 0);
+	assert_int_equal(json_integer_value(json_object_get(file, "nruns")), 1);
+	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		file, "unmeasured"), 0), "index")), 1);
 	json_decref(data);
 	lg_cmp_file_release(&f);
 }

@@ -56,8 +56,9 @@ var lgFailed = (function () {
 		if (!s && !r.vmstat_diff) return;
 		h.add(parent, 'h4', {}, 'System counters');
 		if (s) {
-			if (s.seconds !== undefined) h.add(parent, 'p', { 'class': 'note' }, 'Over ' + h.plain(s.seconds) + ' s.');
-			var k = h.add(parent, 'div', { 'class': 'kv' });
+			var sd = h.add(parent, 'details');
+			h.add(sd, 'summary', {}, 'Levels and counters' + (typeof s.seconds === 'number' ? ' over ' + s.seconds.toFixed(3) + ' s' : ''));
+			var k = h.add(sd, 'div', { 'class': 'kv' });
 			if (s.gauges) kv(h.add(k, 'div'), s.gauges, ['level (mean)', 'value']);
 			if (s.counters) kv(h.add(k, 'div'), s.counters, ['counter', 'change']);
 		}
