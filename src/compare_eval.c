@@ -224,9 +224,7 @@ out:
 	return rc;
 }
 
-/* Whether run measured nothing: its setup failed (status "failed"), or it was stopped
- * before its measured phase began (a duration of 0: interrupted in setup or warm-up). */
-static bool measured_nothing(const json_t *run)
+bool lg_cmp_run_measured_nothing(const json_t *run)
 {
 	const char *st = json_string_value(json_object_get(run, "status"));
 	const json_t *d = json_object_get(run, "duration_s");
@@ -234,7 +232,8 @@ static bool measured_nothing(const json_t *run)
 	return (st && strcmp(st, "failed") == 0) || (json_is_number(d) && !(json_number_value(d) > 0));
 }
 
-/* Leave out the runs that measured nothing (measured_nothing): their 0 MB/s would read
+/* Leave out the runs that measured nothing (lg_cmp_run_measured_nothing): their 0 MB/s
+ * would read
  * as a slowdown. f->runs becomes an array of the others, with
  * f->mbps and f->ops compacted alike; f->nfailed counts what was left out. Runs were
  * checked before, so messages name their index in the file. */
@@ -246,7 +245,7 @@ static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
 	if (!kept)
 		return lg_errf(err, errlen, -ENOMEM, "%s: %s", f->path, strerror(ENOMEM));
 	json_array_foreach(f->runs, r, run) {
-		if (measured_nothing(run)) {
+		if (lg_cmp_run_measured_nothing(run)) {
 			f->nfailed++;
 			continue;
 		}
@@ -260,8 +259,8 @@ static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
 	json_decref(f->runs);
 	f->runs = kept;
 	f->nruns = n;
-	if (n == 0)
-		return lg_errf(err, errlen, -EINVAL,
+	if (n == 0) /* -ENODATA: a sound result all the same (loadgen report shows it) */
+		return lg_errf(err, errlen, -ENODATA,
 			    "%s: every run failed in its setup or was interrupted before measuring:"
 			    " nothing was measured", f->path);
 	return 0;
@@ -308,7 +307,7 @@ fail:
 }
 
 /* A --log file: its last line is the result; without it, say what the log holds. */
-static int load_log(const char *path, struct lg_cmp_file *out, char *err, size_t errlen)
+static int load_log(const char *path, json_t **out, char *err, size_t errlen)
 {
 	struct lg_runlog_info info;
 	char what[256];
@@ -322,17 +321,28 @@ static int load_log(const char *path, struct lg_cmp_file *out, char *err, size_t
 		lg_runlog_describe(&info, what, sizeof(what));
 		return lg_errf(err, errlen, -EINVAL, "%s: %s", path, what);
 	}
-	return lg_cmp_file_init(path, doc, out, err, errlen);
+	*out = doc;
+	return 0;
 }
 
 int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen)
+{
+	json_t *doc;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = lg_cmp_doc_load(path, &doc, err, errlen);
+	return rc ? rc : lg_cmp_file_init(path, doc, out, err, errlen);
+}
+
+int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen)
 {
 	json_error_t je;
 	struct stat st;
 	json_t *doc;
 	FILE *f;
 
-	memset(out, 0, sizeof(*out));
+	*out = NULL;
 	f = fopen(path, "r");
 	if (!f)
 		return lg_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
@@ -354,7 +364,8 @@ int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_
 				    je.column > 0 ? je.column : 1, je.text);
 		return lg_errf(err, errlen, -EINVAL, "%s: %s", path, je.text);
 	}
-	return lg_cmp_file_init(path, doc, out, err, errlen);
+	*out = doc;
+	return 0;
 }
 
 void lg_cmp_file_release(struct lg_cmp_file *f)

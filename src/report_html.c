@@ -29,6 +29,8 @@ extern const char lg_asset_chartjs[];  /* Chart.js, from libjs-chart.js */
 extern const size_t lg_asset_chartjs_len;
 extern const char lg_asset_report_series_js[]; /* web/report_series.js: picks series */
 extern const size_t lg_asset_report_series_js_len;
+extern const char lg_asset_report_failed_js[]; /* web/report_failed.js: runs not measured */
+extern const size_t lg_asset_report_failed_js_len;
 extern const char lg_asset_report_js[]; /* web/report.js: draws the page */
 extern const size_t lg_asset_report_js_len;
 extern const char lg_asset_report_css[]; /* web/report.css */
@@ -125,6 +127,8 @@ static int write_page(FILE *f, const json_t *data, const char *title)
 	if (rc == 0)
 		rc = put_script(f, lg_asset_report_series_js, lg_asset_report_series_js_len);
 	if (rc == 0)
+		rc = put_script(f, lg_asset_report_failed_js, lg_asset_report_failed_js_len);
+	if (rc == 0)
 		rc = put_script(f, lg_asset_report_js, lg_asset_report_js_len);
 	fputs("</body>\n</html>\n", f);
 	return rc;
@@ -218,11 +222,28 @@ int lg_report_html_write(const struct lg_cmp_file *files, size_t n, const char *
 	return rc;
 }
 
+/* lg_cmp_file_init, but a result that measured nothing (a setup that failed, a run
+ * stopped in warm-up) is kept as a file of no runs (nruns 0, doc only): its page says
+ * what went wrong. Takes over the caller's reference to doc. */
+static int init_file(const char *name, json_t *doc, struct lg_cmp_file *f, char *err,
+		     size_t errlen)
+{
+	int rc = lg_cmp_file_init(name, json_incref(doc), f, err, errlen);
+
+	if (rc == -ENODATA) { /* f was released; doc is checked and ours */
+		f->path = name;
+		f->doc = json_incref(doc);
+		rc = 0;
+	}
+	json_decref(doc);
+	return rc;
+}
+
 int lg_report_html_doc(json_t *doc, const char *name, const char *out_path, char *err,
 		       size_t errlen)
 {
 	struct lg_cmp_file f;
-	int rc = lg_cmp_file_init(name, json_incref(doc), &f, err, errlen);
+	int rc = init_file(name, json_incref(doc), &f, err, errlen);
 
 	if (rc == 0)
 		rc = lg_report_html_write(&f, 1, out_path, err, errlen);
@@ -241,6 +262,9 @@ static void usage(FILE *f)
 		"throughput and fairness, the runs of --repeat with their 95%% interval. With\n"
 		"several files, a comparison against the first (the baseline): the differences\n"
 		"of setup, the verdicts of 'loadgen compare', and every chart with all files.\n"
+		"A run that measured nothing (its setup failed, or it was stopped before its\n"
+		"measured phase) is shown with what went wrong: status, failure, phases,\n"
+		"unexpected results, kernel messages, system counters and environment.\n"
 		"The page opens offline; it fetches nothing.\n\n"
 		"  -o, --output FILE   write the page to FILE (atomically); default or '-': stdout\n"
 		"  -h, --help          this help\n\n"
@@ -284,7 +308,10 @@ static int load_all(char **paths, size_t n, struct lg_cmp_file *files)
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (lg_cmp_file_load(paths[i], &files[i], err, sizeof(err)) != 0) {
+		json_t *doc;
+
+		if (lg_cmp_doc_load(paths[i], &doc, err, sizeof(err)) != 0 ||
+		    init_file(paths[i], doc, &files[i], err, sizeof(err)) != 0) {
 			fprintf(stderr, "loadgen report: %s\n", err);
 			rc = -EINVAL;
 		}

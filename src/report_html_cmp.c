@@ -65,7 +65,9 @@ static json_t *comparison_json(const struct lg_cmp_file *base, const struct lg_c
 int lg_report_add_comparisons(json_t *cmps, const struct lg_cmp_file *base,
 			   const struct lg_cmp_file *other)
 {
-	const char *why = lg_cmp_incomparable(base, other);
+	const char *why = !base->nruns ? "the baseline measured nothing" :
+			  !other->nruns ? "it measured nothing" :
+			  lg_cmp_incomparable(base, other);
 	bool by_count = base->ngroups > 1 || other->ngroups > 1;
 
 	if (why)

@@ -271,15 +271,18 @@ static double acc_mean(const json_t *a)
 	       (double)json_integer_value(json_array_get(a, 1));
 }
 
-/* Per-client MB/s averaged over the runs by client id, and each run's fairness. */
-static json_t *clients_json(const struct lg_cmp_file *f)
+/* Per-client MB/s of the runs of g (one client count: a sweep's runs at 1 and at 8
+ * clients are never averaged together), by client id, and each of those runs'
+ * fairness. */
+static json_t *clients_json(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
 {
 	json_t *ids = json_object(), *jain = json_array(), *out, *run, *c, *v;
 	const char *id;
-	size_t r, i;
+	size_t i;
 	bool ok = ids && jain;
 
-	json_array_foreach(f->runs, r, run) {
+	for (size_t r = 0; r < g->n; r++) {
+		run = json_array_get(f->runs, g->runs[r]);
 		ok = ok && push(jain, entry_num(json_object_get(run, "fairness"), "jain_index"));
 		json_array_foreach(json_object_get(run, "clients"), i, c) {
 			char key[32];
@@ -408,8 +411,9 @@ static json_t *runs_json(const struct lg_cmp_file *f, double threshold_ms)
 }
 
 /* The file's runs by client count, in ascending count: [{clients, runs: [indexes into
- * the file's runs], latency}], one entry when all runs are at one count. The page draws
- * a sweep's counts apart over time and in latency; they are never averaged or merged. */
+ * the file's runs], latency, per_client}], one entry when all runs are at one count.
+ * The page draws a sweep's counts apart over time, in latency and per client; they are
+ * never averaged or merged. */
 static int groups_json(struct build *b, json_t **out)
 {
 	json_t *a = json_array(), *lat, *runs;
@@ -426,8 +430,9 @@ static int groups_json(struct build *b, json_t **out)
 				json_decref(runs);
 				runs = NULL;
 			}
-		if (!push(a, json_pack("{s:I, s:o, s:o}", "clients", (json_int_t)grp->clients,
-				       "runs", runs, "latency", lat)))
+		if (!push(a, json_pack("{s:I, s:o, s:o, s:o}", "clients",
+				       (json_int_t)grp->clients, "runs", runs, "latency", lat,
+				       "per_client", clients_json(b->f, grp))))
 			rc = fail(b, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	if (rc)
@@ -436,21 +441,38 @@ static int groups_json(struct build *b, json_t **out)
 	return rc;
 }
 
+/* A file that measured nothing (nruns 0: lg_report_html's init_file): its header and
+ * its runs that measured nothing, no figures. */
+static json_t *hollow_json(struct build *b)
+{
+	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:[], s:[]}", "name", b->f->path,
+				"nruns", (json_int_t)0, "measured", 0, "header",
+				header_json(b->f->doc), "unmeasured",
+				lg_report_unmeasured(b->f->doc), "runs", "groups");
+
+	if (!out)
+		fail(b, -ENOMEM, "%s", strerror(ENOMEM));
+	return out;
+}
+
 static json_t *file_json(struct build *b)
 {
 	const json_t *cfg = json_object_get(b->f->doc, "config");
 	double thr = json_number_value(json_object_get(cfg, "stall_threshold_s")) * 1e3;
 	json_t *groups = NULL, *out;
 
+	if (b->f->nruns == 0)
+		return hollow_json(b);
 	if (groups_json(b, &groups))
 		return NULL;
-	out = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", b->f->path,
-			"nruns", (json_int_t)b->f->nruns, "header", header_json(b->f->doc),
+	out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+			b->f->path, "nruns", (json_int_t)b->f->nruns, "measured", 1,
+			"unmeasured", lg_report_unmeasured(b->f->doc),
+			"header", header_json(b->f->doc),
 			"mbps", summary_json(b->f->mbps, b->f->nruns, b->f->ngroups > 1),
 			"ops_s", summary_json(b->f->ops, b->f->nruns, b->f->ngroups > 1),
 			"stall_threshold_ms", thr > 0 ? json_real(thr) : json_null(),
-			"runs", runs_json(b->f, thr), "clients", clients_json(b->f),
-			"groups", groups);
+			"runs", runs_json(b->f, thr), "groups", groups);
 	if (out && copy_optional(b->f->doc, out)) {
 		json_decref(out);
 		out = NULL;

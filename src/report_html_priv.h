@@ -1,5 +1,6 @@
 /* Internals of the data object of `loadgen report`, shared by report_html_data.c (the
- * files' parts) and report_html_cmp.c (the comparisons with the baseline). */
+ * files' parts), report_html_cmp.c (the comparisons with the baseline) and
+ * report_html_failed.c (the runs that measured nothing). */
 #ifndef LOADGEN_REPORT_HTML_PRIV_H
 #define LOADGEN_REPORT_HTML_PRIV_H
 
@@ -29,5 +30,11 @@ static inline bool push(json_t *a, json_t *v)
  * -ENOMEM. */
 int lg_report_add_comparisons(json_t *cmps, const struct lg_cmp_file *base,
 			      const struct lg_cmp_file *other);
+
+/* The runs of doc that measured nothing (lg_cmp_run_measured_nothing), each {index (in
+ * doc's runs), status, failure, phases, notes (the first 20, with <key>_total), kernel
+ * messages, system counters, ...} as the result holds them; [] when there is none,
+ * NULL on -ENOMEM. */
+json_t *lg_report_unmeasured(const json_t *doc);
 
 #endif

@@ -113,6 +113,16 @@ static const json_t *latency_of(const json_t *data, size_t fi, size_t gi)
 	return json_object_get(json_array_get(json_object_get(f, "groups"), gi), "latency");
 }
 
+/* The per-client MB/s of file fi's group gi (client id i's mean over that group's runs). */
+static double per_client_of(const json_t *data, size_t fi, size_t gi, size_t i)
+{
+	const json_t *f = json_array_get(json_object_get(data, "files"), fi);
+	const json_t *g = json_array_get(json_object_get(f, "groups"), gi);
+
+	return json_real_value(json_array_get(json_object_get(json_object_get(g, "per_client"),
+							      "mbps"), i));
+}
+
 /* The curve of three runs equals one histogram of every value of all three. */
 static void test_merge_equals_one_histogram(void **state)
 {
@@ -146,7 +156,7 @@ static void test_series_and_clients(void **state)
 	const double mbps[] = { 100, 120 };
 	struct lg_histogram all;
 	struct lg_cmp_file f;
-	json_t *data, *file, *s, *c;
+	json_t *data, *file, *s;
 
 	(void)state;
 	lg_histogram_init(&all);
@@ -160,9 +170,8 @@ static void test_series_and_clients(void **state)
 					    "series"), "stall");
 	assert_true(json_is_false(json_array_get(s, 0)));
 	assert_true(json_is_true(json_array_get(s, 1)));
-	c = json_object_get(json_object_get(file, "clients"), "mbps");
-	assert_true(fabs(json_real_value(json_array_get(c, 0)) - 55.0) < 1e-9); /* (50+60)/2 */
-	assert_true(fabs(json_real_value(json_array_get(c, 1)) - 56.0) < 1e-9);
+	assert_true(fabs(per_client_of(data, 0, 0, 0) - 55.0) < 1e-9); /* (50+60)/2 */
+	assert_true(fabs(per_client_of(data, 0, 0, 1) - 56.0) < 1e-9);
 	assert_null(json_object_get(file, "hosts"));
 	assert_null(json_object_get(file, "by_clients"));
 	json_decref(data);
@@ -320,7 +329,72 @@ static void test_groups_by_clients(void **state)
 		for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
 			assert_true(fabs(json_real_value(json_array_get(curve, pct_index(data,
 				pcts[k]))) * 1e6 - (double)lg_histogram_percentile(&h[i], pcts[k])) < 0.5);
+		/* per client too: client 0 has half of each run's MB/s, averaged over the
+		 * runs of this count only (over all five it would be 40.1) */
+		assert_true(fabs(per_client_of(data, 0, i, 0) - (i ? 50.0 : 25.25)) < 1e-9);
+		assert_int_equal(json_array_size(json_object_get(json_object_get(json_array_get(
+			g, i), "per_client"), "jain")), i ? 3 : 2);
 	}
+	json_decref(data);
+	lg_cmp_file_release(&f);
+}
+
+/* A result whose runs measured nothing (lg_cmp_file_init: -ENODATA) is kept as a file of
+ * no runs, and its data says what went wrong: each such run's status, failure and
+ * notes (the first 20, with their total); a measured file lists its own such runs. */
+static void test_unmeasured(void **state)
+{
+	const double mbps[] = { 100, 120 };
+	struct lg_histogram all;
+	struct lg_cmp_file f;
+	json_t *doc, *notes = json_array(), *data, *file, *u;
+	char err[256];
+
+	(void)state;
+	lg_histogram_init(&all);
+	doc = make_doc(mbps, 2, 1000, &all, "6.1");
+	for (int i = 0; i < 25; i++)
+		json_array_append_new(notes, json_pack("{s:i, s:s}", "client", i, "got",
+						       "ENOSPC"));
+	for (size_t r = 0; r < 2; r++) {
+		json_t *run = json_array_get(json_object_get(doc, "runs"), r);
+
+		json_object_set_new(run, "status", json_string(r ? "interrupted" : "failed"));
+		json_object_set_new(run, "duration_s", json_real(0));
+		json_object_set_new(run, "failure", json_pack("{s:s, s:s}", "phase", "setup",
+							      "errno", "ENOSPC"));
+		json_object_set_new(run, "error_notes", json_deep_copy(notes));
+	}
+	json_decref(notes);
+	assert_int_equal(lg_cmp_file_init("f.json", json_incref(doc), &f, err, sizeof(err)),
+			 -ENODATA);
+	f = (struct lg_cmp_file){ .path = "f.json", .doc = doc }; /* as loadgen report does */
+	data = lg_report_data(&f, 1, err, sizeof(err));
+	assert_non_null(data);
+	file = json_array_get(json_object_get(data, "files"), 0);
+	assert_true(json_is_false(json_object_get(file, "measured")));
+	assert_int_equal(json_array_size(json_object_get(file, "groups")), 0);
+	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 2);
+	u = json_array_get(json_object_get(file, "unmeasured"), 1);
+	assert_int_equal(json_integer_value(json_object_get(u, "index")), 1);
+	assert_string_equal(json_string_value(json_object_get(u, "status")), "interrupted");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(u, "failure"),
+							      "errno")), "ENOSPC");
+	assert_int_equal(json_array_size(json_object_get(u, "error_notes")), 20);
+	assert_int_equal(json_integer_value(json_object_get(u, "error_notes_total")), 25);
+	json_decref(data);
+	lg_cmp_file_release(&f);
+	/* a measured file lists its own run that measured nothing (run 1's setup failed) */
+	doc = make_doc(mbps, 2, 1000, &all, "6.1");
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 1), "status",
+			    json_string("failed"));
+	data = data_of(doc, "a.json", &f);
+	file = json_array_get(json_object_get(data, "files"), 0);
+	assert_true(json_is_true(json_object_get(file, "measured")));
+	assert_int_equal(json_integer_value(json_object_get(file, "nruns")), 1);
+	assert_int_equal(json_array_size(json_object_get(file, "unmeasured")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		file, "unmeasured"), 0), "index")), 1);
 	json_decref(data);
 	lg_cmp_file_release(&f);
 }
@@ -390,8 +464,7 @@ static void test_nomem(void **state)
 		json_object_get(file, "hosts"), 0), "host")), "n1");
 	assert_true(json_real_value(json_object_get(json_array_get(json_object_get(file, "hosts"),
 								    0), "throughput_mbps")) == 40.5);
-	assert_true(json_real_value(json_array_get(json_object_get(json_object_get(file,
-		"clients"), "mbps"), 1)) == 53.5); /* (51 + 56) / 2 */
+	assert_true(per_client_of(full, 0, 0, 1) == 53.5); /* (51 + 56) / 2 */
 	file = json_array_get(json_object_get(full, "files"), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(file, "hosts"), 0), "host")), "n3");
@@ -409,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_comparison),
 		cmocka_unit_test(test_comparison_by_clients),
 		cmocka_unit_test(test_groups_by_clients),
+		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_nomem),
 	};
 

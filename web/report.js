@@ -18,7 +18,7 @@
 	var started = performance.now(); /* when this script began: draw time = now - started */
 	var consoleErrors = [];
 	var charts = [];
-	var data, root, compare;
+	var data, root, compare, baseName;
 
 	var origError = console.error;
 	console.error = function () {
@@ -93,7 +93,17 @@
 		Object.keys(extra || {}).forEach(function (k) { a[k] = extra[k]; });
 		return a;
 	}
+	/* Whether a data point of a dataset would be drawn: a number, a floating bar
+	 * [lo, hi], or {x, y} with such a y. */
+	function drawable(p) {
+		if (typeof p === 'number') return isFinite(p);
+		if (Array.isArray(p)) return p.length === 2 && p.every(function (v) { return typeof v === 'number' && isFinite(v); });
+		return p !== null && typeof p === 'object' && (typeof p.y === 'number' ? isFinite(p.y) : Array.isArray(p.y) && drawable(p.y));
+	}
+	/* Queue a chart. A dataset with no point to draw is left out, so the legend lists
+	 * only what the chart shows (a sweep's file has no mean across counts). */
 	function draw(f, id, type, datasets, scales, labels) {
+		datasets = datasets.filter(function (d) { return d.data.some(drawable); });
 		var cfg = {
 			type: type,
 			data: { datasets: datasets },
@@ -108,12 +118,7 @@
 		};
 		if (labels) cfg.data.labels = labels;
 		var points = 0;
-		datasets.forEach(function (d) {
-			d.data.forEach(function (p) {
-				var y = p !== null && typeof p === 'object' && !Array.isArray(p) ? p.y : p;
-				if (y !== null && y !== undefined) points++;
-			});
-		});
+		datasets.forEach(function (d) { points += d.data.filter(drawable).length; });
 		/* drawn later, one chart per task, so the text and tables show at once */
 		charts.push({ id: id, cfg: cfg, canvas: f.canvas, datasets: datasets.length,
 			points: points });
@@ -146,10 +151,11 @@
 		var d = add(sec, 'details', compare ? {} : { open: '' });
 		var sum = add(d, 'summary');
 		var sw = add(sum, 'span', { 'class': 'swatch' });
-		var st = style(i);
-		sw.style.borderTop = '3px ' + (st.dash.length ? 'dashed' : 'solid') + ' ' + st.color;
+		var st = style(i), lost = (f.unmeasured || []).length;
+		if (i >= 0) sw.style.borderTop = '3px ' + (st.dash.length ? 'dashed' : 'solid') + ' ' + st.color;
 		add(sum, 'strong', {}, f.name);
-		sum.appendChild(document.createTextNode(' \u2014 ' + f.nruns + ' run' + (f.nruns === 1 ? '' : 's') +
+		sum.appendChild(document.createTextNode(' \u2014 ' + (f.measured === false ? 'nothing measured' :
+			f.nruns + ' run' + (f.nruns === 1 ? '' : 's')) + (lost ? (f.measured === false ? ' (see above)' : ' (and ' + lost + ' that measured nothing: see above)') : '') +
 			(h.workload ? ', workload ' + h.workload.name : '')));
 		if (h.command) {
 			add(d, 'h3', {}, 'Command line');
@@ -181,19 +187,24 @@
 	function pText(p) { return typeof p !== 'number' ? 'n/a' : p < 0.0001 ? '< 0.0001' : p.toFixed(4); }
 	function pctText(v) { return typeof v === 'number' ? (v >= 0 ? '+' : '') + v.toFixed(1) + ' %' : 'n/a'; }
 
-	function comparison(parent, c, idx) {
-		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
-		add(box, 'h3', {}, c.file + ' against ' + data.files[0].name + (c.clients ? ' at ' + c.clients + ' clients' : ''));
-		/* as loadgen compare: a file that cannot be compared gets no verdict */
-		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.'), idx;
-		var diffs = add(box, 'div', { 'class': 'diffs' });
-		add(diffs, 'strong', {}, 'Setup differences');
-		if (!c.setup_differences || c.setup_differences.length === 0)
+	function diffsBox(parent, list, what) {
+		var diffs = add(parent, 'div', { 'class': 'diffs' });
+		add(diffs, 'strong', {}, 'Setup differences' + (what || ''));
+		if (!list || list.length === 0)
 			add(diffs, 'p', {}, 'no differences');
 		else
-			table(diffs, ['key', 'baseline', 'other'], c.setup_differences.map(function (d) {
+			table(diffs, ['key', 'baseline', 'other'], list.map(function (d) {
 				return [d.key, plain(d.baseline), plain(d.other)];
 			}), 3);
+	}
+	/* One comparison (of a file, or of a file at one client count); its setup
+	 * differences unless shown once above for all its counts (shared). */
+	function comparison(parent, c, shared) {
+		var box = add(parent, 'section', { 'class': 'comparison', 'data-file': c.file });
+		add(box, 'h3', {}, c.file + ' against ' + baseName + (c.clients ? ' at ' + c.clients + ' client' + (c.clients === 1 ? '' : 's') : ''));
+		/* as loadgen compare: a file that cannot be compared gets no verdict */
+		if (c.skipped) return add(box, 'p', { 'class': 'note' }, 'Not compared: ' + c.skipped + '.');
+		if (!shared) diffsBox(box, c.setup_differences);
 		var rows = c.metrics.map(function (m) {
 			var dg = m.key === 'throughput_mbps' ? 2 : 1;
 			return [m.unit, statText(m.base_mean, m.base_half_ci, m.runs[0], dg),
@@ -214,7 +225,22 @@
 		if (c.below_min_effect) add(box, 'p', { 'class': 'note' }, 'Significant but below the minimum effect.');
 		if (c.decided_by === 'ops_per_s')
 			add(box, 'p', { 'class': 'note' }, 'Throughput is 0 MB/s in both files (no data moved), so ops/s decided.');
-		return idx;
+	}
+	/* The comparisons of each file; a file compared at several client counts has the
+	 * same setup differences at each (they are the files'): shown once, before them. */
+	function comparisons(parent) {
+		var byFile = [];
+		data.comparisons.forEach(function (c) {
+			var last = byFile[byFile.length - 1];
+			if (last && last[0].file === c.file) last.push(c); else byFile.push([c]);
+		});
+		byFile.forEach(function (list) {
+			var ok = list.filter(function (c) { return !c.skipped; }), key = function (c) { return JSON.stringify(c.setup_differences); };
+			var shared = ok.length > 1 && ok.every(function (c) { return key(c) === key(ok[0]); });
+			if (shared) diffsBox(add(parent, 'section', { 'class': 'comparison', 'data-file': list[0].file }),
+				ok[0].setup_differences, ' of ' + list[0].file + ' (the same at each of its ' + ok.length + ' client counts)');
+			list.forEach(function (c) { comparison(parent, c, shared); });
+		});
 	}
 
 	/* --- Throughput of each run --- */
@@ -228,7 +254,8 @@
 			var s = f0[key], labels = s.values.map(function (v, i) { return 'run ' + (i + 1); });
 			ds.push({ type: 'bar', label: unit + ' per run', data: s.values.slice(),
 				backgroundColor: '#56B4E9', borderColor: '#000', borderWidth: 1 });
-			[['mean', s.mean, []], ['95 % CI low', s.ci95_lo, [6, 3]], ['95 % CI high', s.ci95_hi, [6, 3]]].forEach(function (m) {
+			/* throughput is never below 0: an interval reaching below is drawn from 0 */
+			[['mean', s.mean, []], ['95 % CI low', s.ci95_lo < 0 ? 0 : s.ci95_lo, [6, 3]], ['95 % CI high', s.ci95_hi, [6, 3]]].forEach(function (m) {
 				ds.push({ type: 'line', label: m[0], data: labels.map(function () { return m[1]; }),
 					borderColor: '#000', borderDash: m[2], pointRadius: 0, borderWidth: 2, fill: false });
 			});
@@ -238,13 +265,14 @@
 					['stddev', fmt(s.stddev, digits)]]));
 			add(fig.fig, 'p', { 'class': 'note' }, typeof s.mean !== 'number' ? 'Runs at several client counts: no one' +
 				' mean describes them (see throughput against clients).' : 'Mean ' + statText(s.mean,
-				(s.ci95_hi - s.ci95_lo) / 2, s.n, digits) + ' ' + unit + ' (95 % confidence interval of the mean, t distribution).');
+				(s.ci95_hi - s.ci95_lo) / 2, s.n, digits) + ' ' + unit + ' (95 % confidence interval of the mean, t distribution' +
+				(s.ci95_lo < 0 ? '; it reaches below 0 and is drawn from 0' : '') + ').');
 			return;
 		}
 		var names = data.files.map(function (f) { return f.name; });
 		ds.push({ type: 'bar', label: '95 % CI of the mean', data: data.files.map(function (f) {
 			var s = f[key];
-			return s.n >= 2 ? [s.ci95_lo, s.ci95_hi] : [s.mean, s.mean];
+			return s.n >= 2 && typeof s.ci95_lo === 'number' ? [Math.max(0, s.ci95_lo), s.ci95_hi] : null;
 		}), backgroundColor: data.files.map(function (f, i) { return style(i).color + '55'; }),
 		borderColor: data.files.map(function (f, i) { return style(i).color; }), borderWidth: 1 });
 		ds.push({ type: 'scatter', label: 'mean', data: data.files.map(function (f) { return { x: f.name, y: f[key].mean }; }),
@@ -338,33 +366,44 @@
 
 	/* --- Clients, hosts, sweeps, system metrics --- */
 
-	function jainText(f) {
-		var j = (f.clients.jain || []).filter(function (v) { return typeof v === 'number'; });
+	function jainText(jain) {
+		var j = (jain || []).filter(function (v) { return typeof v === 'number'; });
 		if (!j.length) return 'fairness index n/a';
 		return 'Jain fairness index ' + j.map(function (v) { return v.toFixed(4); }).join(', ') +
 			(j.length > 1 ? ' (per run)' : '');
 	}
+	/* One series of bars per file and client count (lgSeries.units): a client's MB/s is
+	 * the mean over the runs at its count only. The legend names the series; the
+	 * fairness indexes, a line per series, go below (a long legend item is clipped). */
 	function clientsChart(parent) {
-		var files = data.files.filter(function (f) { return f.clients && f.clients.mbps.length; });
-		if (!files.length) return;
-		var id = 'clients', fig = figure(parent, id, 'Per-client throughput, sorted (mean over runs)');
-		var n = Math.max.apply(null, files.map(function (f) { return f.clients.mbps.length; }));
+		var units = lgSeries.units(data.files, compare, style).filter(function (u) {
+			return u.g.per_client && u.g.per_client.mbps.length;
+		});
+		if (!units.length) return;
+		var id = 'clients', fig = figure(parent, id, 'Per-client throughput, sorted (mean over the runs at each client count)');
+		var n = Math.max.apply(null, units.map(function (u) { return u.g.per_client.mbps.length; }));
 		var labels = [], ds = [], sorted = [];
 		for (var i = 0; i < n; i++) labels.push(String(i + 1));
-		files.forEach(function (f) {
-			var fi = data.files.indexOf(f), st = style(fi);
-			var order = f.clients.mbps.map(function (v, i) { return [v, f.clients.id[i]]; })
+		/* in a comparison a file's counts share its colour: fainter bars, more clients */
+		var counts = [];
+		units.forEach(function (u) { if (counts.indexOf(u.g.clients) < 0) counts.push(u.g.clients); });
+		counts.sort(function (a, b) { return a - b; });
+		units.forEach(function (u) {
+			var pc = u.g.per_client, alpha = compare ? ['dd', '99', '66', '33'][counts.indexOf(u.g.clients) % 4] : '99';
+			var order = pc.mbps.map(function (v, k) { return [v, pc.id[k]]; })
 				.sort(function (a, b) { return b[0] - a[0]; });
 			sorted.push(order);
-			ds.push({ type: 'bar', label: f.name + ' \u2014 ' + jainText(f), data: order.map(function (o) { return o[0]; }),
-				backgroundColor: st.color + (fi ? 'aa' : '88'), borderColor: st.color, borderWidth: 1 });
+			ds.push({ type: 'bar', label: u.label, data: order.map(function (o) { return o[0]; }),
+				backgroundColor: u.s.color + alpha, borderColor: u.s.color, borderWidth: 1 });
 		});
 		draw(fig, id, 'bar', ds, { x: axis('client rank (fastest first)', 'category'), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) }, labels);
-		files.forEach(function (f) { add(fig.fig, 'p', { 'class': 'note' }, f.name + ': ' + jainText(f) + ' (1 = perfectly even).'); });
-		numbers(fig.fig, ['rank'].concat(files.map(function (f) { return f.name + ': client'; }), files.map(function (f) { return f.name + ': MB/s'; })),
-			labels.map(function (l, i) {
-				return [l].concat(sorted.map(function (o) { return o[i] ? String(o[i][1]) : '-'; }),
-					sorted.map(function (o) { return o[i] ? fmt(o[i][0], 2) : '-'; }));
+		units.forEach(function (u) {
+			add(fig.fig, 'p', { 'class': 'note jain' }, u.label + ': ' + jainText(u.g.per_client.jain) + ' (1 = perfectly even).');
+		});
+		numbers(fig.fig, ['rank'].concat(units.map(function (u) { return u.label + ': client'; }), units.map(function (u) { return u.label + ': MB/s'; })),
+			labels.map(function (l, k) {
+				return [l].concat(sorted.map(function (o) { return o[k] ? String(o[k][1]) : '-'; }),
+					sorted.map(function (o) { return o[k] ? fmt(o[k][0], 2) : '-'; }));
 			}));
 	}
 	function hostValue(h) {
@@ -398,48 +437,35 @@
 	function sweepChart(parent) {
 		var files = data.files.filter(function (f) { return sweepPoints(f.by_clients).length; });
 		if (!files.length) return;
-		var id = 'sweep', fig = figure(parent, id, 'Throughput against clients (mean and 95 % CI)'), ds = [], rows = [];
+		var id = 'sweep', fig = figure(parent, id, 'Throughput against clients (mean and 95 % CI)'), ds = [], rows = [], clipped = [];
 		files.forEach(function (f) {
 			var st = style(data.files.indexOf(f)), pts = sweepPoints(f.by_clients);
 			ds.push(line(f.name + ' mean', pts.map(function (p) { return { x: p.x, y: p.mean }; }), st));
 			ds.push(line(f.name + ' 95 % CI low', pts.filter(function (p) { return typeof p.lo === 'number'; })
-				.map(function (p) { return { x: p.x, y: p.lo }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
+				.map(function (p) { return { x: p.x, y: Math.max(0, p.lo) }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
 			ds.push(line(f.name + ' 95 % CI high', pts.filter(function (p) { return typeof p.hi === 'number'; })
 				.map(function (p) { return { x: p.x, y: p.hi }; }), st, { borderWidth: 1, pointRadius: 0, borderDash: [3, 3] }));
-			pts.forEach(function (p) { rows.push([f.name, String(p.x), fmt(p.mean, 2), fmt(p.lo, 2) + ' \u2026 ' + fmt(p.hi, 2)]); });
+			pts.forEach(function (p) {
+				if (p.lo < 0) clipped.push(p.x + ' (' + f.name + ')');
+				rows.push([f.name, String(p.x), fmt(p.mean, 2), fmt(p.lo, 2) + ' \u2026 ' + fmt(p.hi, 2) + (p.lo < 0 ? ' (drawn from 0)' : '')]);
+			});
 		});
 		draw(fig, id, 'line', ds, { x: axis('clients', 'logarithmic', { ticks: { autoSkip: false, callback: function (v) { return Math.log2(v) % 1 === 0 ? String(v) : ''; } } }), y: axis('throughput (MB/s)', 'linear', { beginAtZero: true }) });
 		numbers(fig.fig, ['file', 'clients', 'MB/s mean', '95 % CI'], rows);
+		if (clipped.length)
+			add(fig.fig, 'p', { 'class': 'note clipped' }, 'Throughput is never below 0: where the 95 % interval reaches below it ' +
+				'(few runs that vary much), it is drawn from 0 (clients ' + clipped.join(', ') + '); "Numbers" gives it as computed.');
 	}
-	/* CPU % of an interval's sys entry: the monitor's gauges "cpu.user_pct", ... (or an
-	 * object cpu: {user, ...}). */
-	function cpuOf(e) {
-		if (!e) return null;
-		if (e.cpu) return e.cpu;
-		var g = e.gauges || {}, out = null;
-		Object.keys(g).forEach(function (k) {
-			var m = /^cpu\.(\w+)_pct$/.exec(k);
-			if (m && typeof g[k] === 'number') { out = out || {}; out[m[1]] = g[k]; }
-		});
-		return out;
-	}
+	/* A chart per file and client count (lgSeries.cpuOverTime): each CPU figure the mean
+	 * of that count's runs at each moment. */
 	function sysChart(parent) {
-		data.files.forEach(function (f, fi) {
-			var r = f.runs[0], sys = r && r.series.sys;
-			if (!Array.isArray(sys)) return;
-			var keys = [];
-			sys.forEach(function (e) {
-				var cpu = cpuOf(e);
-				Object.keys(cpu || {}).forEach(function (k) { if (typeof cpu[k] === 'number' && keys.indexOf(k) < 0) keys.push(k); });
-			});
-			if (!keys.length) return;
-			var id = 'sys-' + fi, fig = figure(parent, id, 'CPU over time (run 1): ' + f.name);
-			var ds = keys.map(function (k, i) {
-				return line(k, xy(r.series.t, sys.map(function (e) { var c = cpuOf(e); return c ? c[k] : null; })), style(i));
-			});
+		lgSeries.cpuOverTime(data.files, compare, style).forEach(function (c, ci) {
+			var id = 'sys-' + ci, fig = figure(parent, id, 'CPU over time: ' + c.label +
+				(c.runs > 1 ? ' (mean of ' + c.runs + ' runs)' : ''));
+			var ds = c.keys.map(function (k, i) { return line(k, xy(c.t, c.y[k]), style(i)); });
 			draw(fig, id, 'line', ds, { x: axis('time since the measured phase began (s)', 'linear', { min: 0 }), y: axis('CPU (% of the interval)', 'linear', { beginAtZero: true }) });
-			numbers(fig.fig, ['t (s)'].concat(keys), r.series.t.map(function (t, i) {
-				return [fmt(t, 2)].concat(keys.map(function (k) { return fmt(cpuOf(sys[i]) ? cpuOf(sys[i])[k] : null); }));
+			numbers(fig.fig, ['t (s)'].concat(c.keys), c.t.map(function (t, i) {
+				return [fmt(t, 2)].concat(c.keys.map(function (k) { return fmt(c.y[k][i]); }));
 			}));
 		});
 	}
@@ -466,11 +492,15 @@
 			charts: charts.map(function (c) {
 				var o = { id: c.id, datasets: c.datasets, points: c.points, painted: painted(c.canvas),
 					labels: c.cfg.data.datasets.map(function (d) { return d.label; }) };
-				/* the points of the charts over time, for tests that check what is drawn */
-				if (c.id.indexOf('time-') === 0)
-					o.data = c.cfg.data.datasets.map(function (d) {
-						return d.data.map(function (p) { return [p.x, p.y]; });
-					});
+				/* the points of every chart, for tests that check what is drawn */
+				o.data = c.cfg.data.datasets.map(function (d) {
+					return d.data.map(function (p) { return p !== null && typeof p === 'object' && !Array.isArray(p) ? [p.x, p.y] : p; });
+				});
+				/* the legend's items: [left, right] in the chart's width (clipped outside) */
+				var lg = c.chart && c.chart.legend;
+				if (lg && c.cfg.options.plugins.legend.display)
+					o.legend = { width: c.chart.width, items: (lg.legendHitBoxes || []).map(function (b) {
+						return [Math.round(b.left), Math.round(b.left + b.width)]; }) };
 				return o;
 			}),
 			errors: (window.lgErrors || []).concat(consoleErrors),
@@ -478,6 +508,9 @@
 			verdicts: (data && data.comparisons || []).filter(function (c) { return !c.skipped; }).map(function (c) {
 				return { file: c.file, clients: c.clients, verdict: c.verdict }; }),
 			files: data ? data.files.length : 0,
+			unmeasured: Array.prototype.map.call(document.querySelectorAll('section.unmeasured'), function (e) {
+				return { file: e.getAttribute('data-file'), status: e.getAttribute('data-status') }; }),
+			first_chart_top: (function (f) { return f ? Math.round(f.getBoundingClientRect().top + window.scrollY) : null; })(document.querySelector('figure')),
 			ms_since_navigation: Math.round(performance.now()),
 			text_ms: Math.round(builtMs),
 			draw_ms: Math.round(drawnMs)
@@ -495,16 +528,22 @@
 	function main() {
 		root = document.getElementById('lg-root');
 		data = JSON.parse(document.getElementById('lg-data').textContent);
-		compare = data.files.length > 1;
+		/* the charts are of the files that measured something (in their colours) */
+		var all = data.files;
+		data.files = all.filter(function (f) { return f.measured !== false; });
+		baseName = all[0].name;
+		compare = all.length > 1;
 		add(root, 'p', { 'class': 'sub' }, 'Written by ' + data.generator + ' from ' +
-			data.files.map(function (f) { return f.name; }).join(', ') +
+			all.map(function (f) { return f.name; }).join(', ') +
 			(compare ? ' (the first is the baseline).' : '.'));
 		if (compare) {
-			var cs = section('Comparison with the baseline ' + data.files[0].name);
-			data.comparisons.forEach(function (c, i) { comparison(cs, c, i); });
+			var cs = section('Comparison with the baseline ' + baseName);
+			comparisons(cs);
 		}
+		lgFailed.render(section, all, { add: add, table: table, plain: plain });
 		var hs = section(compare ? 'Setups' : 'Setup');
-		data.files.forEach(function (f, i) { hs.appendChild(header(f, i)); });
+		all.forEach(function (f) { hs.appendChild(header(f, data.files.indexOf(f))); });
+		if (!data.files.length) return;
 		var tp = section('Throughput'), g = add(tp, 'div', { 'class': 'grid' });
 		runsChart(g, 'mbps', 'MB/s', compare ? 'Throughput of every run, all files (MB/s)' : 'Throughput of each run (MB/s)');
 		runsChart(g, 'ops_s', 'ops/s', compare ? 'Operations of every run, all files (ops/s)' : 'Operations of each run (ops/s)');

@@ -86,5 +86,51 @@ var lgSeries = (function () {
 		return out;
 	}
 
-	return { stepOf: stepOf, units: units, overTime: overTime };
+	/* CPU % of an interval's sys entry: the monitor's gauges "cpu.user_pct", ... (or an
+	 * object cpu: {user, ...}). */
+	function cpuOf(e) {
+		if (!e) return null;
+		if (e.cpu) return e.cpu;
+		var g = e.gauges || {}, out = null;
+		Object.keys(g).forEach(function (k) {
+			var m = /^cpu\.(\w+)_pct$/.exec(k);
+			if (m && typeof g[k] === 'number') { out = out || {}; out[m[1]] = g[k]; }
+		});
+		return out;
+	}
+	/* CPU over time, one entry per unit whose runs have CPU figures: {label, s, runs (how
+	 * many had them), keys, t, y: {key: [...]}}, each key the mean of the unit's runs at
+	 * each moment (matched by time, as meanOverTime): every run counts, runs at another
+	 * client count never. */
+	function cpuOverTime(files, compare, style) {
+		var out = [];
+		units(files, compare, style).forEach(function (u) {
+			var keys = [], runs = [];
+			u.runs.forEach(function (r) {
+				var cpu = Array.isArray(r.series.sys) ? r.series.sys.map(cpuOf) : [], any = false;
+				cpu.forEach(function (c) {
+					Object.keys(c || {}).forEach(function (k) {
+						if (typeof c[k] !== 'number') return;
+						any = true;
+						if (keys.indexOf(k) < 0) keys.push(k);
+					});
+				});
+				if (any) runs.push({ series: r.series, cpu: cpu });
+			});
+			if (!runs.length) return;
+			var e = { label: u.label, s: u.s, runs: runs.length, keys: keys, t: [], y: {} };
+			keys.forEach(function (k) {
+				var m = meanOverTime(runs.map(function (x) {
+					return { series: { t: x.series.t, stall: x.series.stall,
+						v: x.cpu.map(function (c) { return c && typeof c[k] === 'number' ? c[k] : null; }) } };
+				}), 'v');
+				e.t = m.t;
+				e.y[k] = m.y;
+			});
+			out.push(e);
+		});
+		return out;
+	}
+
+	return { stepOf: stepOf, units: units, overTime: overTime, cpuOverTime: cpuOverTime };
 })();

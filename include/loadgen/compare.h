@@ -122,13 +122,23 @@ typedef void (*lg_cmp_diff_fn)(const char *key, const json_t *base, const json_t
 
 /* --- Files --- */
 
-/* Read and check the result file at path. 0, or -errno / -EINVAL with err filled as
- * "PATH: why" or "PATH:LINE:COL: why" (JSON syntax errors). */
+/* Read and check the result file at path (lg_cmp_doc_load, lg_cmp_file_init). 0, or
+ * their errors. */
 int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen);
+/* Read the result at path (a result JSON, or the result line of a complete --log) into
+ * *out (a new reference), unchecked. 0, or -errno / -EINVAL with err filled as "PATH:
+ * why" or "PATH:LINE:COL: why" (JSON syntax errors). */
+int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen);
 /* Check an already parsed document; takes over the caller's reference to doc (also on
- * failure). 0, or -EINVAL / -ENOMEM with err filled as "PATH: why". */
+ * failure). 0, or -EINVAL / -ENOMEM with err filled as "PATH: why"; -ENODATA when the
+ * document is a sound result whose every run measured nothing
+ * (lg_cmp_run_measured_nothing). */
 int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, char *err,
 		     size_t errlen);
+/* Whether a run of a result measured nothing: its setup failed (status "failed"), or it
+ * was stopped before its measured phase began (a duration_s of 0: interrupted in setup
+ * or warm-up). */
+bool lg_cmp_run_measured_nothing(const json_t *run);
 /* Free what f owns; f may be zeroed or NULL. */
 void lg_cmp_file_release(struct lg_cmp_file *f);
 

@@ -59,12 +59,15 @@ class Page:
         return out
 
 
-def load(path, screenshot=None, width=1280, height=3000):
-    """Open the report at path; returns a Page. With screenshot, also save a PNG."""
+def load(path, screenshot=None, width=1280, height=3000, sized=False):
+    """Open the report at path; returns a Page. With screenshot, also save a PNG. With
+    sized, the DOM is read in a window of width x height too (layout checks), not in
+    headless Chromium's default 800 x 600."""
     url = "file://" + os.path.abspath(path)
     profile = tempfile.mkdtemp(prefix="lgchrome.")
+    size = ["--window-size=%d,%d" % (width, height)] if sized else []
     try:
-        proc = subprocess.run(_args(profile) + ["--dump-dom", url], capture_output=True,
+        proc = subprocess.run(_args(profile) + size + ["--dump-dom", url], capture_output=True,
                               text=True, timeout=180)
         page = Page(proc.stdout, proc.stderr)
         if screenshot:
