@@ -250,28 +250,36 @@ static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(syncfs(fd_of(c, op)));
 }
 
-/* Sleep in slices so that a stop request is seen within 100 ms. */
-void lg_client_sleep_until(struct lg_client *c, uint64_t t)
+/* Sleep in slices so that a stop request is seen within 100 ms; never past the end of
+ * the measured phase (its deadline is UINT64_MAX before it begins and without -t). */
+bool lg_client_sleep_until(struct lg_client *c, uint64_t t)
 {
 	const uint64_t slice = 100 * LG_NS_PER_MS;
-	uint64_t now;
+	uint64_t now, end;
 
-	while ((now = lg_now_ns()) < t &&
-	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
-		struct timespec ts = lg_ns_timespec(t - now < slice ? t - now : slice);
+	for (;;) {
+		end = atomic_load_explicit(&c->sh->deadline, memory_order_relaxed);
+		end = end < t ? end : t;
+		now = lg_now_ns();
+		if (now >= end ||
+		    atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP)
+			break;
+		struct timespec ts = lg_ns_timespec(end - now < slice ? end - now : slice);
 
 		nanosleep(&ts, NULL);
 	}
+	return now >= t;
 }
 
-/* Think time; a stop request ends it early. */
+/* Think time; a stop request or the deadline ends it early, and a sleep cut off is no
+ * op (it did not take the time it describes): skipped, reason cut_off. */
 static int do_sleep(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		    uint64_t *bytes)
 {
 	(void)call;
-	(void)bytes;
-	lg_client_sleep_until(c, lg_now_ns() + op->size);
-	return 0;
+	*bytes = 0;
+	return lg_client_sleep_until(c, lg_now_ns() + op->size) ? 0
+								 : LG_EXEC_SKIPPED(LG_SKIP_CUT_OFF);
 }
 
 int lg_op_sync_parent(struct lg_client *c, uint32_t path)

@@ -229,6 +229,7 @@ const char *lg_skip_reason_name(unsigned reason)
 	static const char *const names[] = {
 		[LG_SKIP_PREV] = "prev_offset",
 		[LG_SKIP_NOT_OPEN] = "not_open",
+		[LG_SKIP_CUT_OFF] = "cut_off",
 	};
 
 	return reason < LG_SKIP_REASONS ? names[reason] : "?";

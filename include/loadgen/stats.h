@@ -20,6 +20,8 @@ enum lg_skip_reason {
 	LG_SKIP_PREV,     /* offset: prev with no block before the last one */
 	LG_SKIP_NOT_OPEN, /* its slot held no open file (its open failed, it was closed,
 			     or no open ran) */
+	LG_SKIP_CUT_OFF,  /* cut off by the end of its phase (the -t deadline, a stop):
+			     a sleep ended early, or a paced op whose turn never came */
 	LG_SKIP_REASONS
 };
 
@@ -268,7 +270,7 @@ void lg_run_clear(struct lg_run *run);
 bool lg_run_has_failures(const struct lg_run *run);
 /* Name of an untimed phase ("setup", "warmup", "cleanup"); static. */
 const char *lg_untimed_name(unsigned phase);
-/* Name of a skip reason ("prev_offset", "not_open"); static. */
+/* Name of a skip reason ("prev_offset", "not_open", "cut_off"); static. */
 const char *lg_skip_reason_name(unsigned reason);
 /* Name of a slot event ("open failed", "closed", "never opened"); static. */
 const char *lg_slot_event_name(unsigned event);
