@@ -224,14 +224,17 @@ out:
 	return rc;
 }
 
-/* Whether run measured nothing: its setup failed (status "failed"), or it was stopped
- * before its measured phase began (a duration of 0: interrupted in setup or warm-up). */
+/* Whether run measured nothing: its setup failed, or it was stopped before its measured
+ * phase began (either way a duration of 0). A run "failed" for errors in its measured
+ * phase (or in cleanup) did measure; a result without a duration goes by its status. */
 static bool measured_nothing(const json_t *run)
 {
 	const char *st = json_string_value(json_object_get(run, "status"));
 	const json_t *d = json_object_get(run, "duration_s");
 
-	return (st && strcmp(st, "failed") == 0) || (json_is_number(d) && !(json_number_value(d) > 0));
+	if (json_is_number(d))
+		return !(json_number_value(d) > 0);
+	return st && strcmp(st, "failed") == 0;
 }
 
 /* Leave out the runs that measured nothing (measured_nothing): their 0 MB/s would read

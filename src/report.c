@@ -350,43 +350,42 @@ out:
 	free(cs);
 }
 
-/* One item of lg_report_issues when n > 0: "; " between items, "  FAILURE: " first. */
-static void issue(FILE *out, int *k, uint64_t n, const char *what, const char *phase)
-{
-	if (!n)
-		return;
-	fprintf(out, "%s%" PRIu64 " %s%s%s", (*k)++ ? "; " : "  FAILURE: ", n, what,
-		phase ? " in " : "", phase ? phase : "");
-}
-
 void lg_report_issues(FILE *out, const struct lg_run *run)
 {
 	static const char *const stopped[] = {
 		[LG_RUN_INTERRUPTED] = "interrupted", [LG_RUN_ABORTED] = "aborted",
 		[LG_RUN_FAILED] = "failed: nothing measured",
 	};
-	int k = 0;
+	struct lg_run_failures f;
 
-	issue(out, &k, run->errors, "unexpected results", NULL);
-	issue(out, &k, run->skipped[LG_SKIP_NOT_OPEN], "ops not executed (slot not open)", NULL);
-	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
-		uint64_t skipped = run->untimed_skipped[p][LG_SKIP_NOT_OPEN];
-
-		issue(out, &k, run->untimed_errors[p], "unexpected results", lg_untimed_name(p));
-		issue(out, &k, skipped, "ops not executed (slot not open)", lg_untimed_name(p));
-	}
-	issue(out, &k, run->corruptions, "corrupt blocks", NULL);
-	issue(out, &k, run->nlost, "client processes lost", NULL);
+	lg_run_failures(run, &f);
+	if (f.count)
+		fprintf(out, "  FAILURE: %s", f.text);
 	if (run->status < sizeof(stopped) / sizeof(*stopped) && stopped[run->status])
 		fprintf(out, "  (%s)", stopped[run->status]);
+}
+
+/* dbench's "Ops ... ops/sec" line. Ops whose result was unexpected (a write that got
+ * ENOSPC) are not the work the workload describes: ops/sec counts the others, and the
+ * failed ones stand beside it. */
+static void print_ops_line(FILE *out, const struct lg_run *run, double secs)
+{
+	uint64_t ok = run->ops - (run->errors < run->ops ? run->errors : run->ops);
+
+	fprintf(out, "Ops %.1f ops/sec", secs ? (double)ok / secs : 0);
+	if (run->errors)
+		fprintf(out, "  failed %" PRIu64 " ops (%.1f/sec)", run->errors,
+			secs ? (double)run->errors / secs : 0);
+	fprintf(out, "  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
+		run->bytes_read, run->bytes_written, secs);
 }
 
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
 {
 	double secs = run->duration_s > 0 ? run->duration_s : 0;
 	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
-	double ops = secs ? (double)run->ops / secs : 0;
 	int w = label_width(run);
+	struct lg_run_failures f;
 
 	uint64_t skipped = 0;
 
@@ -405,8 +404,7 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	/* dbench runs one process per client; each of our threads stands for one. */
 	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
 		run->nclients, run->nclients, ms(run->all.max_ns));
-	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
-		ops, run->bytes_read, run->bytes_written, secs);
+	print_ops_line(out, run, secs);
 	print_fairness(out, run);
 	print_stalls(out, run);
 	if ((cfg && cfg->verify) || run->corruptions)
@@ -425,8 +423,11 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	if (run->status == LG_RUN_ABORTED)
 		fprintf(out, "Aborted: --abort-on-error stopped the run at the first unexpected "
 			     "result; figures cover the %.3f s measured before the stop\n", secs);
+	lg_run_failures(run, &f);
 	if (run->status == LG_RUN_FAILED)
 		fprintf(out, "Failed: %s\n", run->failure ? run->failure : "the run failed");
+	else if (run->status == LG_RUN_COMPLETE && f.count) /* the result file's verdict */
+		fprintf(out, "Failed: %s\n", f.text);
 	if (run->status == LG_RUN_PARTIAL)
 		fprintf(out, "Partial: some clients were lost; figures cover what the clients "
 			     "measured until then\n");

@@ -304,17 +304,6 @@ static json_t *lost_json(const struct lg_run *run)
 	return a;
 }
 
-static const char *status_name(enum lg_run_status st)
-{
-	static const char *const names[] = {
-		[LG_RUN_COMPLETE] = "complete",   [LG_RUN_INTERRUPTED] = "interrupted",
-		[LG_RUN_PARTIAL] = "partial",     [LG_RUN_ABORTED] = "aborted",
-		[LG_RUN_FAILED] = "failed",
-	};
-
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
-}
-
 static json_t *run_json(const struct lg_run *run)
 {
 	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
@@ -324,7 +313,7 @@ static json_t *run_json(const struct lg_run *run)
 		skipped += run->skipped[r];
 	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:f, s:f,"
 			 " s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "status", status_name(run->status),
+			 "status", lg_run_status_name(run),
 			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
 			 "end_sync_s", fin(run->end_sync_s),

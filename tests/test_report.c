@@ -122,7 +122,10 @@ static void test_print(void **state)
 	assert_line(out, " client 1: line 42: WriteX got ENOSPC, expected OK");
 	/* (3 * 65536 + 1e6) bytes / 2 s / 1e6 */
 	assert_line(out, "Throughput 0.598304 MB/sec  2 clients  2 procs  max_latency=3.000 ms");
-	assert_line(out, "Ops 2.0 ops/sec  read 196608 bytes  written 1000000 bytes  2.000 s");
+	/* 4 ops, 2 of them unexpected results: ops/sec of the 2 others, the failed beside */
+	assert_line(out, "Ops 1.0 ops/sec  failed 2 ops (1.0/sec)  read 196608 bytes  written "
+			 "1000000 bytes  2.000 s");
+	assert_line(out, "Failed: 2 unexpected results");
 	assert_null(strstr(out, "Interrupted"));
 	assert_null(strstr(out, "more"));
 	/* The table comes first and the summary last. */
