@@ -61,6 +61,8 @@ struct lg_shared {
 	bool verify;                /* --verify: self-describing blocks, reads checked */
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
+	_Atomic int setup_short;    /* 1 once a setup write wrote fewer bytes than asked: the
+				       files are not what the workload describes */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 };
 

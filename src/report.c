@@ -211,6 +211,39 @@ static void print_skipped(FILE *out, const struct lg_run *run, int w)
 	}
 }
 
+/* Writes that wrote fewer bytes than asked (no error): per label in the measured phase,
+ * then per untimed phase with its first one. */
+static void print_short(FILE *out, const struct lg_run *run, int w)
+{
+	char path[4096];
+
+	if (run->short_writes && run->totals) {
+		fprintf(out, "\n %-*s%*s\n", w, "Short writes", COL, "Count");
+		for (size_t i = 0; i < run->ntypes; i++)
+			if (run->totals[i].short_writes)
+				fprintf(out, " %-*s%*" PRIu64 "\n", w, type_label(run, i), COL,
+					run->totals[i].short_writes);
+	}
+	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
+		if (!run->untimed_short[p])
+			continue;
+		fprintf(out, "\nShort writes in %s: %" PRIu64 " (fewer bytes written than asked, "
+			     "no error)\n", lg_untimed_name(p), run->untimed_short[p]);
+		for (unsigned c = 0; c < run->nclients && run->clients; c++) {
+			const struct lg_short_note *n =
+				run->clients[c] ? &run->clients[c]->untimed[p].first_short : NULL;
+
+			if (!n || !n->set)
+				continue;
+			fprintf(out, " client %u: line %" PRIu32 ": %s %s wrote %" PRIu64 " of %"
+				     PRIu64 " bytes\n", c, n->line,
+				n->type < run->ntypes ? type_label(run, n->type) : "?",
+				lg_run_note_path(run, c, n->path, path, sizeof(path)), n->wrote,
+				n->asked);
+		}
+	}
+}
+
 /* One op skipped because its slot was not open, and what left the slot closed. */
 static void print_not_open(FILE *out, const struct lg_run *run, unsigned client,
 			   const struct lg_skip_note *n)
@@ -399,6 +432,7 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 		print_notes(out, run);
 	if (skipped && run->totals)
 		print_skipped(out, run, w);
+	print_short(out, run, w);
 	print_not_open_run(out, run);
 	print_untimed(out, run);
 	/* dbench runs one process per client; each of our threads stands for one. */

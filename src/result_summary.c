@@ -432,9 +432,9 @@ static json_t *phase_json(const struct lg_run *run, unsigned p)
 		if (errnos[e] && json_object_set_new(by, lg_errno_name(e),
 						     json_integer((json_int_t)errnos[e])))
 			goto nomem;
-	return json_pack("{s:I, s:o, s:o, s:o}", "errors", (json_int_t)run->untimed_errors[p],
+	return json_pack("{s:I, s:o, s:o, s:I, s:o}", "errors", (json_int_t)run->untimed_errors[p],
 			 "errors_by_errno", by, "skipped", lg_skipped_json(run->untimed_skipped[p]),
-			 "error_notes", notes);
+			 "short_writes", (json_int_t)run->untimed_short[p], "error_notes", notes);
 nomem:
 	json_decref(by);
 	json_decref(notes);
@@ -510,6 +510,8 @@ void lg_run_failures(const struct lg_run *run, struct lg_run_failures *f)
 		failure_item(f, run->untimed_errors[p], "unexpected results", lg_untimed_name(p));
 		failure_item(f, run->untimed_skipped[p][LG_SKIP_NOT_OPEN],
 			     "ops not executed (slot not open)", lg_untimed_name(p));
+		if (p == LG_UNTIMED_SETUP) /* setup's files are not what the workload says */
+			failure_item(f, run->untimed_short[p], "short writes", lg_untimed_name(p));
 		failure_phase(f, before, (int)p, errnos);
 	}
 	before = f->count;
@@ -545,10 +547,10 @@ json_t *lg_failure_json(const struct lg_run *run)
 
 	lg_run_failures(run, &f);
 	if (run->status == LG_RUN_FAILED)
-		return json_pack("{s:s, s:s, s:I, s:o}",
+		return json_pack("{s:s, s:o, s:I, s:o}",
 				 "phase", lg_untimed_name((unsigned)run->failure_phase),
-				 "errno", run->failure_errno ? lg_errno_name(run->failure_errno)
-							     : "OK",
+				 "errno", run->failure_errno ? json_string(lg_errno_name(
+							     run->failure_errno)) : json_null(),
 				 "count", (json_int_t)f.count,
 				 "message", str_or_null(run->failure ? run->failure
 								     : "the run failed"));

@@ -82,7 +82,8 @@ json_t *lg_failure_json(const struct lg_run *run);
  * text report, the -q line and the result file. */
 struct lg_run_failures {
 	uint64_t count;  /* unexpected results, ops not executed for want of an open
-			    file, corrupt blocks and lost clients, every phase */
+			    file, short writes in setup, corrupt blocks and lost
+			    clients, every phase */
 	int phase;       /* the first phase with one, enum lg_untimed, or
 			    LG_UNTIMED_COUNT for the measured phase (listed first) */
 	int err;         /* the errno most of that phase's unexpected results gave (0: an

@@ -300,6 +300,17 @@ MUTANTS = [
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
      "integration_test_quiet_failures"),
+    # --- issue 25: accounting ---
+    ("cut-off-sleep-counted", "src/ops.c",
+     "\treturn lg_client_sleep_until(c, lg_now_ns() + op->size) ? 0\n",
+     "\treturn lg_client_sleep_until(c, lg_now_ns() + op->size) || 1 ? 0\n",
+     "integration_test_cut_off"),
+    ("json-status-ignores-errors", "src/result_summary.c",
+     'return f.count ? "failed" : "complete";', 'return "complete";',
+     "unit_result_json|integration_test_fs_full"),
+    ("short-setup-goes-on", "src/engine.c",
+     "if (!full && atomic_load(&e->sh->setup_short)) {",
+     "if (!full && atomic_load(&e->sh->setup_short) && 0) {", "integration_test_fs_full"),
 ]
 
 

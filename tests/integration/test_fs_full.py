@@ -43,5 +43,46 @@ try:
           f"{m.group(2)} failed)")
     check(f"Failed: {r['errors']} unexpected results" in res.out,
           "the text ends with the same verdict", res)
+
+    # 6b: 12 KiB writes on 4 MiB: the last one that fits writes 4 KiB, with no error.
+    res = run(["--monitor", "off", "-D", small, "-c", dd, "-p", "bs=12KiB", "-t", "1",
+               "--warmup", "0", "1"], workdir=d)
+    r = res.json["runs"][0]
+    w = r["ops_by_type"]["write"]
+    check(w["short_writes"] >= 1 and r["short_writes"] == w["short_writes"] and
+          r["ops_by_type"]["create"]["short_writes"] == 0,
+          f"short writes counted per op type and run ({w['short_writes']})", res)
+    m = re.search(r"^ Short writes +Count\n write +(\d+)$", res.out, re.M)
+    check(m is not None and int(m.group(1)) == w["short_writes"],
+          "short writes in the text report, per op type", res)
+
+    # 6b: a setup write of 8 MiB on the 4 MiB tmpfs writes 4 MiB, with no error: the
+    # files are not what the workload describes, so the run fails before measuring.
+    big = os.path.join(d, "big.yaml")
+    with open(big, "w") as fh:
+        fh.write("""name: big
+setup:
+  - create: {path: "big${client}", as: f, flags: [write, truncate]}
+  - write: {file: f, size: 8MiB}
+  - close: f
+run:
+  - stat: "big${client}"
+cleanup:
+  - unlink: "big${client}"
+""")
+    res = run(["--monitor", "off", "-D", small, "-c", big, "-t", "1", "--warmup", "0", "1"],
+              workdir=d)
+    r = res.json["runs"][0]
+    f = r["failure"]
+    check(res.rc == 1 and r["status"] == "failed" and r["ops"] == 0,
+          f"a short setup write fails the run, exit 1 ({r['status']})", res)
+    check(f["phase"] == "setup" and f["errno"] is None and f["count"] == 1 and
+          "wrote 4194304 of 8388608 bytes" in f["message"] and "line 4" in f["message"],
+          f"the failure says which write and how short ({f})")
+    check(r["phases"]["setup"]["short_writes"] == 1, "setup's short writes in phases")
+    check("Short writes in setup: 1" in res.out and
+          "line 4: write big0 wrote 4194304 of 8388608 bytes" in res.out and
+          "wrote 4194304 of 8388608 bytes" in res.err, "said in the text and on stderr", res)
+    check(os.listdir(small) == [], "cleanup ran: the tmpfs is empty again")
 finally:
     subprocess.run(["umount", small])
