@@ -249,25 +249,6 @@ static void skip(struct lg_client *c, const struct lg_op *op, int rc)
 		atomic_store_explicit(&c->sh->abort, 1, memory_order_relaxed);
 }
 
-/* A write that wrote fewer bytes than it asked for, with no error (a filesystem
- * nearly full gives one before ENOSPC): counted per label in the measured phase, per
- * phase outside it, and in setup it stops every client's setup, as a full filesystem
- * does: the files would not be what the workload describes. */
-static void short_write(struct lg_client *c, const struct lg_op *op, uint64_t bytes)
-{
-	struct lg_untimed_stats *u = c->untimed;
-
-	if (c->recording) {
-		c->stats->types[op->type].short_writes++;
-		return;
-	}
-	if (!u->short_writes++)
-		u->first_short = (struct lg_short_note){ op->size, bytes, op->line,
-							 note_path(c, op), op->type, 1 };
-	if (c->in_setup)
-		atomic_store_explicit(&c->sh->setup_short, 1, memory_order_relaxed);
-}
-
 /* Add n to a live counter. Single writer: a relaxed load and store compile to plain
  * moves, so the monitor can read the counters without any lock. */
 static void add_live(_Atomic uint64_t *v, uint64_t n)
@@ -325,9 +306,6 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 	bool rd = op->kind == LG_OP_READ;
 
 	check_expect(c, op, got);
-	/* one compare a write, rarely taken (record's only branch on the op's result) */
-	if (op->kind == LG_OP_WRITE && bytes < op->size && got == 0)
-		short_write(c, op, bytes);
 	add_live(&l->ops, 1);
 	add_live(rd ? &l->bytes_read : &l->bytes_written, bytes);
 	if (lat > atomic_load_explicit(&l->window_max, memory_order_relaxed))
@@ -414,8 +392,6 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 		return;
 	}
 	check_expect(c, op, got);
-	if (op->kind == LG_OP_WRITE && bytes < op->size && got == 0)
-		short_write(c, op, bytes);
 	add_live(&c->live->ops, 1);
 	if (c->recording) {
 		struct lg_type_stats *t = &c->stats->types[op->type];

@@ -121,6 +121,29 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 	return n;
 }
 
+/* A write that wrote fewer bytes than it asked for, with no error (a filesystem
+ * nearly full gives one before ENOSPC): counted per label in the measured phase, per
+ * phase outside it, and in setup it stops every client's setup, as a full filesystem
+ * does: the files would not be what the workload describes. Here, not in the client
+ * loop, so that only writes pay for the check. */
+static void short_write(struct lg_client *c, const struct lg_op *op, uint64_t bytes)
+{
+	struct lg_untimed_stats *u = c->untimed;
+
+	if (c->recording) {
+		c->stats->types[op->type].short_writes++;
+		return;
+	}
+	if (!u->short_writes++)
+		u->first_short = (struct lg_short_note){
+			op->size, bytes, op->line,
+			op->path != LG_NO_SLOT ? lg_op_path_index(c, op->path, op->var)
+					       : c->slots[op->slot].path,
+			op->type, 1 };
+	if (c->in_setup)
+		atomic_store_explicit(&c->sh->setup_short, 1, memory_order_relaxed);
+}
+
 static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		 uint64_t *bytes)
 {
@@ -146,6 +169,8 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 			 lg_sys_pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;
+	if (wr && (uint64_t)n < op->size)
+		short_write(c, op, (uint64_t)n);
 	*bytes = (uint64_t)n;
 	s->last = off;
 	s->pos = off + (uint64_t)n;
