@@ -280,6 +280,7 @@ static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 bool lg_client_sleep_until(struct lg_client *c, uint64_t t)
 {
 	const uint64_t slice = 100 * LG_NS_PER_MS;
+	struct timespec ts;
 	uint64_t now, end;
 
 	for (;;) {
@@ -289,8 +290,7 @@ bool lg_client_sleep_until(struct lg_client *c, uint64_t t)
 		if (now >= end ||
 		    atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP)
 			break;
-		struct timespec ts = lg_ns_timespec(end - now < slice ? end - now : slice);
-
+		ts = lg_ns_timespec(end - now < slice ? end - now : slice);
 		nanosleep(&ts, NULL);
 	}
 	return now >= t;
