@@ -91,13 +91,18 @@ bool lg_ab_cleanup_only(const json_t *doc, char *note, size_t len)
 	const json_t *ph = json_object_get(run, "phases");
 	const json_t *cl = json_object_get(ph, "cleanup"), *v;
 	const char *status = json_string_value(json_object_get(run, "status")), *k;
+	/* a run whose only failures are in cleanup is "failed" there, and still measured */
+	const char *fphase = json_string_value(json_object_get(json_object_get(run, "failure"),
+							       "phase"));
 	json_int_t errors = json_integer_value(json_object_get(cl, "errors"));
 	json_int_t skipped = json_integer_value(
 		json_object_get(json_object_get(cl, "skipped"), "not_open"));
 	size_t off, i = 0;
 
 	if (json_array_size(json_object_get(doc, "runs")) != 1 || !status ||
-	    strcmp(status, "complete") != 0 || phase_failures(run, "skipped_by_reason") ||
+	    (strcmp(status, "complete") != 0 &&
+	     (strcmp(status, "failed") != 0 || !fphase || strcmp(fphase, "cleanup") != 0)) ||
+	    phase_failures(run, "skipped_by_reason") ||
 	    json_integer_value(json_object_get(run, "corruptions")) ||
 	    json_array_size(json_object_get(run, "lost_clients")) ||
 	    phase_failures(json_object_get(ph, "setup"), "skipped") ||

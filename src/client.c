@@ -226,7 +226,9 @@ static void note_error(struct lg_client *c, const struct lg_op *op, int got)
 }
 
 /* A step lg_op_exec did not execute (rc: LG_EXEC_SKIPPED): counted apart, never as an
- * op. One whose slot was not open is a failure: noted with what left the slot closed. */
+ * op. One whose slot was not open is a failure: noted with what left the slot closed.
+ * One cut off by the deadline kept the client busy until then: the measured phase
+ * lasts to its end (c->now_ns), though it is no op. */
 static void skip(struct lg_client *c, const struct lg_op *op, int rc)
 {
 	unsigned r = LG_EXEC_SKIP_REASON(rc);
@@ -236,6 +238,8 @@ static void skip(struct lg_client *c, const struct lg_op *op, int rc)
 		c->stats->types[op->type].skipped[r]++;
 	else
 		c->untimed->skipped[r]++;
+	if (c->recording && r == LG_SKIP_CUT_OFF)
+		c->last_end_ns = c->now_ns;
 	if (r != LG_SKIP_NOT_OPEN)
 		return;
 	if (!n->set)
@@ -325,17 +329,16 @@ static void record(struct lg_client *c, const struct lg_op *op, int got, uint64_
 	}
 }
 
-/* -R, --rate-ops: wait for the op's turn in the client's schedule and return its intended
- * start.
- * Latency counts from there, so a stall shows in the percentiles instead of silently
- * delaying later sends (coordinated omission). */
-static uint64_t paced_start(struct lg_client *c, uint64_t now)
+/* -R, --rate-ops: wait for the op's turn in the client's schedule; *intended gets its
+ * intended start. Latency counts from there, so a stall shows in the percentiles
+ * instead of silently delaying later sends (coordinated omission). Returns false when
+ * the wait was cut off (the deadline or a stop came first): the op's turn never came. */
+static bool paced_start(struct lg_client *c, uint64_t now, uint64_t *intended)
 {
 	if (c->next_ns == 0)
 		c->next_ns = now;
-	if (c->next_ns > now)
-		lg_client_sleep_until(c, c->next_ns);
-	return c->next_ns;
+	*intended = c->next_ns;
+	return c->next_ns <= now || lg_client_sleep_until(c, c->next_ns);
 }
 
 /* Execute, time and record call number `call` of op; paced under -R in the run phase. */
@@ -348,13 +351,17 @@ static void timed_call(struct lg_client *c, const struct lg_op *op, uint64_t cal
 	start = lg_now_ns();
 	intended = start;
 	if (paced) {
-		intended = paced_start(c, start);
+		if (!paced_start(c, start, &intended)) {
+			c->now_ns = lg_now_ns();
+			skip(c, op, LG_EXEC_SKIPPED(LG_SKIP_CUT_OFF));
+			return;
+		}
 		start = lg_now_ns();
 	}
 	got = lg_op_exec(c, op, call, &bytes);
 	end = lg_now_ns();
 	c->now_ns = end;
-	if (got < 0) { /* not executed: neither an op nor time */
+	if (got < 0) { /* not executed (or cut off): neither an op nor time */
 		skip(c, op, got);
 		return;
 	}
@@ -461,11 +468,13 @@ static size_t control(struct lg_client *c, const struct lg_op *op, size_t pc)
 	}
 }
 
-/* Whether setup must end now: the filesystem is full, or the master says stop (an
- * interrupt): the rest of setup would only delay the results and cleanup. */
+/* Whether setup must end now: the filesystem is full, a write came back short, or the
+ * master says stop (an interrupt): the rest of setup would only delay the results and
+ * cleanup. */
 static bool setup_stops(struct lg_client *c)
 {
 	return atomic_load_explicit(&c->sh->setup_full, memory_order_relaxed) ||
+	       atomic_load_explicit(&c->sh->setup_short, memory_order_relaxed) ||
 	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP;
 }
 

@@ -61,6 +61,8 @@ struct lg_shared {
 	bool verify;                /* --verify: self-describing blocks, reads checked */
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
+	_Atomic int setup_short;    /* 1 once a setup write wrote fewer bytes than asked: the
+				       files are not what the workload describes */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
 };
 
@@ -170,8 +172,9 @@ int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 /* -S: fsync the directory holding path index `path`. 0 or an errno. In ops.c. */
 int lg_op_sync_parent(struct lg_client *c, uint32_t path);
 /* Sleep until CLOCK_MONOTONIC time t, in slices, returning early when the master says
- * stop. In ops.c (the sleep op's), so the client loop calls the ops, never back. */
-void lg_client_sleep_until(struct lg_client *c, uint64_t t);
+ * stop or the measured phase's deadline comes. Returns whether t was reached (false:
+ * cut off). In ops.c (the sleep op's), so the client loop calls the ops, never back. */
+bool lg_client_sleep_until(struct lg_client *c, uint64_t t);
 /* Next pseudo-random number of the client's stream. */
 static inline uint64_t lg_client_rand(struct lg_client *c)
 {

@@ -224,18 +224,21 @@ out:
 	return rc;
 }
 
+/* A run "failed" for errors in its measured phase (or in cleanup) did measure; a result
+ * without a duration goes by its status. */
 bool lg_cmp_run_measured_nothing(const json_t *run)
 {
 	const char *st = json_string_value(json_object_get(run, "status"));
 	const json_t *d = json_object_get(run, "duration_s");
 
-	return (st && strcmp(st, "failed") == 0) || (json_is_number(d) && !(json_number_value(d) > 0));
+	if (json_is_number(d))
+		return !(json_number_value(d) > 0);
+	return st && strcmp(st, "failed") == 0;
 }
 
 /* Leave out the runs that measured nothing (lg_cmp_run_measured_nothing): their 0 MB/s
- * would read
- * as a slowdown. f->runs becomes an array of the others, with
- * f->mbps and f->ops compacted alike; f->nfailed counts what was left out. Runs were
+ * would read as a slowdown. f->runs becomes an array of the others, with f->mbps and
+ * f->ops compacted alike; f->nfailed counts what was left out. Runs were
  * checked before, so messages name their index in the file. */
 static int drop_failed(struct lg_cmp_file *f, char *err, size_t errlen)
 {

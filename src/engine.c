@@ -5,6 +5,7 @@
 #include "loadgen/engine.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -310,13 +311,43 @@ static void end_sync(struct engine *e, int dirfd, uint64_t *t_stop)
 	e->run->end_sync_s = (double)(*t_stop - t0) / LG_NS_PER_SEC;
 }
 
-/* Setup done: a full filesystem stops the run before anything is measured. The run
- * is then collected with status "failed" and why; returns whether it failed. */
+/* A setup write came back short (and the filesystem did not say it is full): the
+ * message naming the first such write. */
+static void setup_short_msg(struct engine *e, const char *rundir, char *msg, size_t len)
+{
+	snprintf(msg, len, "setup failed: a write in %s wrote fewer bytes than asked, so the "
+		 "files are not what the workload describes; nothing was measured", rundir);
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		const struct lg_short_note *n =
+			&lg_engine_stats(e, i)->untimed[LG_UNTIMED_SETUP].first_short;
+
+		if (n->set) {
+			snprintf(msg, len, "setup failed: a write in %s wrote %" PRIu64 " of %"
+				 PRIu64 " bytes (line %u of the workload, client %u; a filesystem "
+				 "about to be full does this), so the files are not what the "
+				 "workload describes; nothing was measured",
+				 rundir, n->wrote, n->asked, n->line, e->clients[i].id);
+			return;
+		}
+	}
+}
+
+/* Setup done: a full filesystem, or a setup write that came back short, stops the run
+ * before anything is measured. The run is then collected with status "failed" and why;
+ * returns whether it failed. */
 static bool setup_failed(struct engine *e, const char *rundir)
 {
 	int full = atomic_load(&e->sh->setup_full);
 	char msg[1024];
 
+	if (!full && atomic_load(&e->sh->setup_short)) {
+		setup_short_msg(e, rundir, msg, sizeof(msg));
+		e->run->failure = strdup(msg);
+		e->run->failure_owned = e->run->failure != NULL;
+		e->run->failure_errno = 0;
+		e->run->failure_phase = LG_UNTIMED_SETUP;
+		return true;
+	}
 	if (!full)
 		return false;
 	snprintf(msg, sizeof(msg), "setup failed: the filesystem of %s is full (%s); nothing "

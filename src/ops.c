@@ -121,6 +121,29 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 	return n;
 }
 
+/* A write that wrote fewer bytes than it asked for, with no error (a filesystem
+ * nearly full gives one before ENOSPC): counted per label in the measured phase, per
+ * phase outside it, and in setup it stops every client's setup, as a full filesystem
+ * does: the files would not be what the workload describes. Here, not in the client
+ * loop, so that only writes pay for the check. */
+static void short_write(struct lg_client *c, const struct lg_op *op, uint64_t bytes)
+{
+	struct lg_untimed_stats *u = c->untimed;
+
+	if (c->recording) {
+		c->stats->types[op->type].short_writes++;
+		return;
+	}
+	if (!u->short_writes++)
+		u->first_short = (struct lg_short_note){
+			op->size, bytes, op->line,
+			op->path != LG_NO_SLOT ? lg_op_path_index(c, op->path, op->var)
+					       : c->slots[op->slot].path,
+			op->type, 1 };
+	if (c->in_setup)
+		atomic_store_explicit(&c->sh->setup_short, 1, memory_order_relaxed);
+}
+
 static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		 uint64_t *bytes)
 {
@@ -146,6 +169,8 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 			 lg_sys_pread(fd, c->buf, op->size, (off_t)off);
 	if (n < 0)
 		return errno;
+	if (wr && (uint64_t)n < op->size)
+		short_write(c, op, (uint64_t)n);
 	*bytes = (uint64_t)n;
 	s->last = off;
 	s->pos = off + (uint64_t)n;
@@ -250,28 +275,36 @@ static int do_syncfs(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return result(syncfs(fd_of(c, op)));
 }
 
-/* Sleep in slices so that a stop request is seen within 100 ms. */
-void lg_client_sleep_until(struct lg_client *c, uint64_t t)
+/* Sleep in slices so that a stop request is seen within 100 ms; never past the end of
+ * the measured phase (its deadline is UINT64_MAX before it begins and without -t). */
+bool lg_client_sleep_until(struct lg_client *c, uint64_t t)
 {
 	const uint64_t slice = 100 * LG_NS_PER_MS;
-	uint64_t now;
+	struct timespec ts;
+	uint64_t now, end;
 
-	while ((now = lg_now_ns()) < t &&
-	       atomic_load_explicit(&c->sh->phase, memory_order_relaxed) != LG_CLOCK_STOP) {
-		struct timespec ts = lg_ns_timespec(t - now < slice ? t - now : slice);
-
+	for (;;) {
+		end = atomic_load_explicit(&c->sh->deadline, memory_order_relaxed);
+		end = end < t ? end : t;
+		now = lg_now_ns();
+		if (now >= end ||
+		    atomic_load_explicit(&c->sh->phase, memory_order_relaxed) == LG_CLOCK_STOP)
+			break;
+		ts = lg_ns_timespec(end - now < slice ? end - now : slice);
 		nanosleep(&ts, NULL);
 	}
+	return now >= t;
 }
 
-/* Think time; a stop request ends it early. */
+/* Think time; a stop request or the deadline ends it early, and a sleep cut off is no
+ * op (it did not take the time it describes): skipped, reason cut_off. */
 static int do_sleep(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		    uint64_t *bytes)
 {
 	(void)call;
-	(void)bytes;
-	lg_client_sleep_until(c, lg_now_ns() + op->size);
-	return 0;
+	*bytes = 0;
+	return lg_client_sleep_until(c, lg_now_ns() + op->size) ? 0
+								 : LG_EXEC_SKIPPED(LG_SKIP_CUT_OFF);
 }
 
 int lg_op_sync_parent(struct lg_client *c, uint32_t path)

@@ -96,34 +96,63 @@ static void print_errors(FILE *out, const struct lg_run *run, int w)
 	}
 }
 
-/* The end of a note's line: what its result likely means, in parentheses, if anything. */
-static void print_hint(FILE *out, const struct lg_error_note *n)
-{
-	char hint[128];
+/* Note lines, with a run of identical ones (a failing op repeated) said once with its
+ * count: " client 0: line 30: write got ENOSPC, expected OK (×8)". */
+struct note_lines {
+	FILE *out;
+	char prev[4608]; /* the line held back, without its newline */
+	unsigned n;      /* how many times in a row it came */
+};
 
-	if (*lg_error_note_hint(n, hint, sizeof(hint)))
-		fprintf(out, " (%s)", hint);
-	fputc('\n', out);
+static void notes_flush(struct note_lines *d)
+{
+	if (d->n > 1)
+		fprintf(d->out, "%s (×%u)\n", d->prev, d->n);
+	else if (d->n)
+		fprintf(d->out, "%s\n", d->prev);
+	d->n = 0;
+}
+
+static void notes_add(struct note_lines *d, const char *line)
+{
+	if (d->n && strcmp(line, d->prev) == 0) {
+		d->n++;
+		return;
+	}
+	notes_flush(d);
+	snprintf(d->prev, sizeof(d->prev), "%s", line);
+	d->n = 1;
+}
+
+/* One note: " client C: line L: TYPE[ PATH] got X, expected Y[ (hint)]". */
+static void note_line(struct note_lines *d, const struct lg_run *run, unsigned client,
+		      const struct lg_error_note *n, const char *path)
+{
+	char line[4608], hint[128];
+
+	if (path && !*path) /* the note names no file */
+		path = NULL;
+	lg_error_note_hint(n, hint, sizeof(hint));
+	snprintf(line, sizeof(line), " client %u: line %" PRIu32 ": %s%s%s got %s, expected %s%s%s%s",
+		 client, n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
+		 path ? " " : "", path ? path : "", lg_errno_name(n->got),
+		 expect_name(n->expect), *hint ? " (" : "", hint, *hint ? ")" : "");
+	notes_add(d, line);
 }
 
 /* Where the first unexpected results happened, so the user can find the op. */
 static void print_notes(FILE *out, const struct lg_run *run)
 {
+	struct note_lines d = { .out = out };
 	uint64_t shown = 0;
 
 	for (unsigned c = 0; c < run->nclients && shown < MAX_NOTES; c++) {
 		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
 
-		for (size_t k = 0; cs && k < cs->nnotes && shown < MAX_NOTES; k++) {
-			const struct lg_error_note *n = &cs->notes[k];
-			const char *type = n->type < run->ntypes ? type_label(run, n->type) : "?";
-
-			fprintf(out, " client %u: line %" PRIu32 ": %s got %s, expected %s",
-				cs->id, n->line, type, lg_errno_name(n->got), expect_name(n->expect));
-			print_hint(out, n);
-			shown++;
-		}
+		for (size_t k = 0; cs && k < cs->nnotes && shown < MAX_NOTES; k++, shown++)
+			note_line(&d, run, cs->id, &cs->notes[k], NULL);
 	}
+	notes_flush(&d);
 	if (run->errors > shown && shown > 0)
 		fprintf(out, " ... and %" PRIu64 " more\n", run->errors - shown);
 }
@@ -212,6 +241,39 @@ static void print_skipped(FILE *out, const struct lg_run *run, int w)
 	}
 }
 
+/* Writes that wrote fewer bytes than asked (no error): per label in the measured phase,
+ * then per untimed phase with its first one. */
+static void print_short(FILE *out, const struct lg_run *run, int w)
+{
+	char path[4096];
+
+	if (run->short_writes && run->totals) {
+		fprintf(out, "\n %-*s%*s\n", w, "Short writes", COL, "Count");
+		for (size_t i = 0; i < run->ntypes; i++)
+			if (run->totals[i].short_writes)
+				fprintf(out, " %-*s%*" PRIu64 "\n", w, type_label(run, i), COL,
+					run->totals[i].short_writes);
+	}
+	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
+		if (!run->untimed_short[p])
+			continue;
+		fprintf(out, "\nShort writes in %s: %" PRIu64 " (fewer bytes written than asked, "
+			     "no error)\n", lg_untimed_name(p), run->untimed_short[p]);
+		for (unsigned c = 0; c < run->nclients && run->clients; c++) {
+			const struct lg_short_note *n =
+				run->clients[c] ? &run->clients[c]->untimed[p].first_short : NULL;
+
+			if (!n || !n->set)
+				continue;
+			fprintf(out, " client %u: line %" PRIu32 ": %s %s wrote %" PRIu64 " of %"
+				     PRIu64 " bytes\n", c, n->line,
+				n->type < run->ntypes ? type_label(run, n->type) : "?",
+				lg_run_note_path(run, c, n->path, path, sizeof(path)), n->wrote,
+				n->asked);
+		}
+	}
+}
+
 /* One op skipped because its slot was not open, and what left the slot closed. */
 static void print_not_open(FILE *out, const struct lg_run *run, unsigned client,
 			   const struct lg_skip_note *n)
@@ -240,35 +302,38 @@ static void print_not_open_run(FILE *out, const struct lg_run *run)
 			print_not_open(out, run, run->clients[c]->id, &run->clients[c]->not_open);
 }
 
-/* One untimed phase's failures over all clients: count, errnos, first notes. */
+/* One untimed phase's failures over all clients: count, errnos, first notes. No zero
+ * counts: only what happened is said. */
 static void print_untimed_phase(FILE *out, const struct lg_run *run, unsigned p)
 {
 	uint64_t errnos[LG_ERRNO_MAX] = { 0 }, shown = 0;
+	uint64_t skipped = run->untimed_skipped[p][LG_SKIP_NOT_OPEN];
+	struct note_lines d = { .out = out };
 	char path[4096];
 
 	for (unsigned c = 0; c < run->nclients && run->clients; c++)
 		for (int e = 0; run->clients[c] && e < LG_ERRNO_MAX; e++)
 			errnos[e] += run->clients[c]->untimed[p].errnos[e];
-	fprintf(out, "\nFAILURE: %" PRIu64 " unexpected results in %s", run->untimed_errors[p],
-		lg_untimed_name(p));
-	for (int e = 0; e < LG_ERRNO_MAX; e++)
-		if (errnos[e])
-			fprintf(out, " %s=%" PRIu64, lg_errno_name(e), errnos[e]);
-	fprintf(out, ", %" PRIu64 " ops not executed (slot not open)\n",
-		run->untimed_skipped[p][LG_SKIP_NOT_OPEN]);
+	fprintf(out, "\nFAILURE:");
+	if (run->untimed_errors[p]) {
+		fprintf(out, " %" PRIu64 " unexpected results in %s", run->untimed_errors[p],
+			lg_untimed_name(p));
+		for (int e = 0; e < LG_ERRNO_MAX; e++)
+			if (errnos[e])
+				fprintf(out, " %s=%" PRIu64, lg_errno_name(e), errnos[e]);
+	}
+	if (skipped)
+		fprintf(out, "%s %" PRIu64 " ops not executed (slot not open) in %s",
+			run->untimed_errors[p] ? "," : "", skipped, lg_untimed_name(p));
+	fputc('\n', out);
 	for (unsigned c = 0; c < run->nclients && run->clients; c++) {
 		const struct lg_untimed_stats *u = run->clients[c] ? &run->clients[c]->untimed[p]
 								  : NULL;
 
-		for (size_t k = 0; u && k < u->nnotes && shown < MAX_NOTES; k++, shown++) {
-			const struct lg_error_note *n = &u->notes[k];
-
-			fprintf(out, " client %u: line %" PRIu32 ": %s %s got %s, expected %s", c,
-				n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
-				lg_run_note_path(run, c, n->path, path, sizeof(path)),
-				lg_errno_name(n->got), expect_name(n->expect));
-			print_hint(out, n);
-		}
+		for (size_t k = 0; u && k < u->nnotes && shown < MAX_NOTES; k++, shown++)
+			note_line(&d, run, c, &u->notes[k],
+				  lg_run_note_path(run, c, u->notes[k].path, path, sizeof(path)));
+		notes_flush(&d);
 		if (u && u->not_open.set)
 			print_not_open(out, run, c, &u->not_open);
 	}
@@ -316,6 +381,7 @@ void lg_report_scaling(FILE *out, const struct lg_run *runs, size_t n)
 	struct lg_count_summary *cs = malloc(sizeof(*cs));
 	unsigned done[LG_SWEEP_MAX];
 	size_t ndone = 0;
+	bool marked = false; /* a row has the ! mark: its legend is printed */
 
 	if (!sel || !cs)
 		goto out;
@@ -344,20 +410,13 @@ void lg_report_scaling(FILE *out, const struct lg_run *runs, size_t n)
 			(double)lg_histogram_percentile(&cs->all, 99.0) / 1e6,
 			(double)cs->all.max_ns / 1e6, cs->cv_pct,
 			lg_cv_warning(cs->cv_pct) ? " !" : "");
+		marked = marked || lg_cv_warning(cs->cv_pct);
 	}
-	fprintf(out, "(! CV above %g %%: %s)\n", LG_CV_WARN_PCT, lg_cv_warning(100));
+	if (marked)
+		fprintf(out, "(! CV above %g %%: %s)\n", LG_CV_WARN_PCT, lg_cv_warning(100));
 out:
 	free(sel);
 	free(cs);
-}
-
-/* One item of lg_report_issues when n > 0: "; " between items, "  FAILURE: " first. */
-static void issue(FILE *out, int *k, uint64_t n, const char *what, const char *phase)
-{
-	if (!n)
-		return;
-	fprintf(out, "%s%" PRIu64 " %s%s%s", (*k)++ ? "; " : "  FAILURE: ", n, what,
-		phase ? " in " : "", phase ? phase : "");
 }
 
 void lg_report_issues(FILE *out, const struct lg_run *run)
@@ -366,48 +425,41 @@ void lg_report_issues(FILE *out, const struct lg_run *run)
 		[LG_RUN_INTERRUPTED] = "interrupted", [LG_RUN_ABORTED] = "aborted",
 		[LG_RUN_FAILED] = "failed: nothing measured",
 	};
-	int k = 0;
+	struct lg_run_failures f;
 
-	issue(out, &k, run->errors, "unexpected results", NULL);
-	issue(out, &k, run->skipped[LG_SKIP_NOT_OPEN], "ops not executed (slot not open)", NULL);
-	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
-		uint64_t skipped = run->untimed_skipped[p][LG_SKIP_NOT_OPEN];
-
-		issue(out, &k, run->untimed_errors[p], "unexpected results", lg_untimed_name(p));
-		issue(out, &k, skipped, "ops not executed (slot not open)", lg_untimed_name(p));
-	}
-	issue(out, &k, run->corruptions, "corrupt blocks", NULL);
-	issue(out, &k, run->nlost, "client processes lost", NULL);
+	lg_run_failures(run, &f);
+	if (f.count)
+		fprintf(out, "  FAILURE: %s", f.text);
 	if (run->status < sizeof(stopped) / sizeof(*stopped) && stopped[run->status])
 		fprintf(out, "  (%s)", stopped[run->status]);
 }
 
-void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
+/* dbench's "Ops ... ops/sec" line. Ops whose result was unexpected (a write that got
+ * ENOSPC) are not the work the workload describes: ops/sec counts the others, and the
+ * failed ones stand beside it. */
+static void print_ops_line(FILE *out, const struct lg_run *run, double secs)
+{
+	uint64_t ok = run->ops - (run->errors < run->ops ? run->errors : run->ops);
+
+	fprintf(out, "Ops %.1f ops/sec", secs ? (double)ok / secs : 0);
+	if (run->errors)
+		fprintf(out, "  failed %" PRIu64 " ops (%.1f/sec)", run->errors,
+			secs ? (double)run->errors / secs : 0);
+	fprintf(out, "  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
+		run->bytes_read, run->bytes_written, secs);
+}
+
+/* The figures of a run that measured something: throughput, ops, fairness, stalls,
+ * --verify, --end-sync, and how an early stop limits them. */
+static void print_figures(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
 {
 	double secs = run->duration_s > 0 ? run->duration_s : 0;
 	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
-	double ops = secs ? (double)run->ops / secs : 0;
-	int w = label_width(run);
 
-	uint64_t skipped = 0;
-
-	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
-		skipped += run->skipped[r];
-	if (run->totals)
-		print_table(out, run, w);
-	if (run->errors && run->totals)
-		print_errors(out, run, w);
-	if (run->errors)
-		print_notes(out, run);
-	if (skipped && run->totals)
-		print_skipped(out, run, w);
-	print_not_open_run(out, run);
-	print_untimed(out, run);
 	/* dbench runs one process per client; each of our threads stands for one. */
 	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
 		run->nclients, run->nclients, ms(run->all.max_ns));
-	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
-		ops, run->bytes_read, run->bytes_written, secs);
+	print_ops_line(out, run, secs);
 	print_fairness(out, run);
 	print_stalls(out, run);
 	if ((cfg && cfg->verify) || run->corruptions)
@@ -420,14 +472,59 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 	if (run->status == LG_RUN_INTERRUPTED)
 		fprintf(out, "Interrupted: the run stopped early; figures cover the %.3f s "
 			     "measured before the stop\n", secs);
-	if (run->cleanup_left > 0)
-		fprintf(out, "Cleanup left %" PRId64 " entr%s in the run directory (removed "
-			     "after it)\n", run->cleanup_left, run->cleanup_left == 1 ? "y" : "ies");
 	if (run->status == LG_RUN_ABORTED)
 		fprintf(out, "Aborted: --abort-on-error stopped the run at the first unexpected "
 			     "result; figures cover the %.3f s measured before the stop\n", secs);
+}
+
+/* A run that measured nothing (its setup failed, or it stopped in setup or warm-up):
+ * why, instead of a table of zeros. */
+static void print_nothing(FILE *out, const struct lg_run *run)
+{
+	if (run->status == LG_RUN_INTERRUPTED)
+		fprintf(out, "\nInterrupted before the measured phase began: nothing was "
+			     "measured\n");
+	else if (run->status == LG_RUN_ABORTED)
+		fprintf(out, "\nAborted by --abort-on-error before the measured phase began: "
+			     "nothing was measured\n");
+	else if (run->status != LG_RUN_FAILED)
+		fprintf(out, "\nNothing was measured: the measured phase did not begin\n");
+	else
+		fputc('\n', out);
+}
+
+void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run)
+{
+	int w = label_width(run);
+	bool measured = lg_run_measured(run);
+	struct lg_run_failures f;
+	uint64_t skipped = 0;
+
+	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
+		skipped += run->skipped[r];
+	if (run->totals && measured)
+		print_table(out, run, w);
+	if (run->errors && run->totals)
+		print_errors(out, run, w);
+	if (run->errors)
+		print_notes(out, run);
+	if (skipped && run->totals)
+		print_skipped(out, run, w);
+	print_short(out, run, w);
+	print_not_open_run(out, run);
+	print_untimed(out, run);
+	if (measured)
+		print_figures(out, cfg, run);
+	else
+		print_nothing(out, run);
+	if (run->cleanup_left > 0)
+		fprintf(out, "Cleanup left %" PRId64 " entr%s in the run directory (removed "
+			     "after it)\n", run->cleanup_left, run->cleanup_left == 1 ? "y" : "ies");
+	lg_run_failures(run, &f);
 	if (run->status == LG_RUN_FAILED)
 		fprintf(out, "Failed: %s\n", run->failure ? run->failure : "the run failed");
+	else if (run->status == LG_RUN_COMPLETE && f.count) /* the result file's verdict */
+		fprintf(out, "Failed: %s\n", f.text);
 	if (run->status == LG_RUN_PARTIAL)
 		fprintf(out, "Partial: some clients were lost; figures cover what the clients "
 			     "measured until then\n");

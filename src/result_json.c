@@ -163,11 +163,12 @@ static json_t *type_json(const struct lg_type_stats *t, const struct lg_histogra
 		json_decref(corrupt);
 		return NULL;
 	}
-	return json_pack("{s:I, s:I, s:I, s:o, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
+	return json_pack("{s:I, s:I, s:I, s:o, s:I, s:o*, s:I, s:I, s:I, s:o, s:o, s:o, s:o*}",
 			 "count", I(t->count),
 			 "errors", I(t->errors),
 			 "skipped", I(skipped),
 			 "skipped_by_reason", lg_skipped_json(t->skipped),
+			 "short_writes", I(t->short_writes),
 			 "corruptions", corrupt,
 			 "bytes", I(t->bytes_read + t->bytes_written),
 			 "bytes_read", I(t->bytes_read),
@@ -304,17 +305,6 @@ static json_t *lost_json(const struct lg_run *run)
 	return a;
 }
 
-static const char *status_name(enum lg_run_status st)
-{
-	static const char *const names[] = {
-		[LG_RUN_COMPLETE] = "complete",   [LG_RUN_INTERRUPTED] = "interrupted",
-		[LG_RUN_PARTIAL] = "partial",     [LG_RUN_ABORTED] = "aborted",
-		[LG_RUN_FAILED] = "failed",
-	};
-
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
-}
-
 static json_t *run_json(const struct lg_run *run)
 {
 	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
@@ -322,9 +312,10 @@ static json_t *run_json(const struct lg_run *run)
 
 	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
 		skipped += run->skipped[r];
-	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:f, s:f, s:f,"
-			 " s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "status", status_name(run->status),
+	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:f, s:f,"
+			 " s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o}",
+			 "status", lg_run_status_name(run),
 			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
 			 "end_sync_s", fin(run->end_sync_s),
@@ -336,6 +327,7 @@ static json_t *run_json(const struct lg_run *run)
 			 "errors", I(run->errors),
 			 "skipped", I(skipped),
 			 "skipped_by_reason", lg_skipped_json(run->skipped),
+			 "short_writes", I(run->short_writes),
 			 "throughput_mbps",
 			 per_s((double)(run->bytes_read + run->bytes_written) / 1e6, secs),
 			 "ops_per_s", per_s((double)run->ops, secs),

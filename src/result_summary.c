@@ -432,9 +432,9 @@ static json_t *phase_json(const struct lg_run *run, unsigned p)
 		if (errnos[e] && json_object_set_new(by, lg_errno_name(e),
 						     json_integer((json_int_t)errnos[e])))
 			goto nomem;
-	return json_pack("{s:I, s:o, s:o, s:o}", "errors", (json_int_t)run->untimed_errors[p],
+	return json_pack("{s:I, s:o, s:o, s:I, s:o}", "errors", (json_int_t)run->untimed_errors[p],
 			 "errors_by_errno", by, "skipped", lg_skipped_json(run->untimed_skipped[p]),
-			 "error_notes", notes);
+			 "short_writes", (json_int_t)run->untimed_short[p], "error_notes", notes);
 nomem:
 	json_decref(by);
 	json_decref(notes);
@@ -454,11 +454,110 @@ json_t *lg_phases_json(const struct lg_run *run)
 	return o;
 }
 
+/* Append "; N what[ in phase]" (no "; " first) to f->text when n > 0. */
+static void failure_item(struct lg_run_failures *f, uint64_t n, const char *what,
+			 const char *phase)
+{
+	size_t len = strlen(f->text);
+
+	if (!n || len + 1 >= sizeof(f->text))
+		return;
+	snprintf(f->text + len, sizeof(f->text) - len, "%s%" PRIu64 " %s%s%s",
+		 len ? "; " : "", n, what, phase ? " in " : "", phase ? phase : "");
+	f->count += n;
+}
+
+/* The errno most of errnos[] counts, or -1 when none. */
+static int top_errno(const uint64_t errnos[LG_ERRNO_MAX])
+{
+	int top = -1;
+
+	for (int e = 0; e < LG_ERRNO_MAX; e++)
+		if (errnos[e] && (top < 0 || errnos[e] > errnos[top]))
+			top = e;
+	return top;
+}
+
+/* The first phase with a failure so far (f->count grew since before): remember it. */
+static void failure_phase(struct lg_run_failures *f, uint64_t before, int phase,
+			  const uint64_t errnos[LG_ERRNO_MAX])
+{
+	if (f->phase >= 0 || f->count == before)
+		return;
+	f->phase = phase;
+	f->err = top_errno(errnos);
+}
+
+void lg_run_failures(const struct lg_run *run, struct lg_run_failures *f)
+{
+	uint64_t errnos[LG_ERRNO_MAX] = { 0 }, before = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->phase = f->err = -1;
+	for (size_t i = 0; run->totals && i < run->ntypes; i++)
+		for (int e = 0; e < LG_ERRNO_MAX; e++)
+			errnos[e] += run->totals[i].errnos[e];
+	failure_item(f, run->errors, "unexpected results", NULL);
+	failure_item(f, run->skipped[LG_SKIP_NOT_OPEN], "ops not executed (slot not open)",
+		     NULL);
+	failure_phase(f, before, LG_UNTIMED_COUNT, errnos);
+	for (unsigned p = 0; p < LG_UNTIMED_COUNT; p++) {
+		before = f->count;
+		memset(errnos, 0, sizeof(errnos));
+		for (unsigned c = 0; c < run->nclients && run->clients; c++)
+			for (int e = 0; run->clients[c] && e < LG_ERRNO_MAX; e++)
+				errnos[e] += run->clients[c]->untimed[p].errnos[e];
+		failure_item(f, run->untimed_errors[p], "unexpected results", lg_untimed_name(p));
+		failure_item(f, run->untimed_skipped[p][LG_SKIP_NOT_OPEN],
+			     "ops not executed (slot not open)", lg_untimed_name(p));
+		if (p == LG_UNTIMED_SETUP) /* setup's files are not what the workload says */
+			failure_item(f, run->untimed_short[p], "short writes", lg_untimed_name(p));
+		failure_phase(f, before, (int)p, errnos);
+	}
+	before = f->count;
+	failure_item(f, run->corruptions, "corrupt blocks", NULL);
+	failure_item(f, run->nlost, "client processes lost", NULL);
+	memset(errnos, 0, sizeof(errnos));
+	failure_phase(f, before, LG_UNTIMED_COUNT, errnos);
+}
+
+const char *lg_run_status_name(const struct lg_run *run)
+{
+	static const char *const names[] = {
+		[LG_RUN_COMPLETE] = "complete",   [LG_RUN_INTERRUPTED] = "interrupted",
+		[LG_RUN_PARTIAL] = "partial",     [LG_RUN_ABORTED] = "aborted",
+		[LG_RUN_FAILED] = "failed",
+	};
+	struct lg_run_failures f;
+
+	if ((unsigned)run->status >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	if (run->status != LG_RUN_COMPLETE)
+		return names[run->status];
+	lg_run_failures(run, &f);
+	return f.count ? "failed" : "complete";
+}
+
+/* Why a run failed: a setup that could not go on says so itself (run->failure); a run
+ * that ran to its end with failures gets the same words as its FAILURE line. */
 json_t *lg_failure_json(const struct lg_run *run)
 {
-	if (run->status != LG_RUN_FAILED)
+	struct lg_run_failures f;
+	const char *phase;
+
+	lg_run_failures(run, &f);
+	if (run->status == LG_RUN_FAILED)
+		return json_pack("{s:s, s:o, s:I, s:o}",
+				 "phase", lg_untimed_name((unsigned)run->failure_phase),
+				 "errno", run->failure_errno ? json_string(lg_errno_name(
+							     run->failure_errno)) : json_null(),
+				 "count", (json_int_t)f.count,
+				 "message", str_or_null(run->failure ? run->failure
+								     : "the run failed"));
+	if (!f.count)
 		return json_null();
-	return json_pack("{s:s, s:s, s:o}", "phase", lg_untimed_name((unsigned)run->failure_phase),
-			 "errno", run->failure_errno ? lg_errno_name(run->failure_errno) : "OK",
-			 "message", str_or_null(run->failure ? run->failure : "the run failed"));
+	phase = f.phase == LG_UNTIMED_COUNT ? "run" : lg_untimed_name((unsigned)f.phase);
+	return json_pack("{s:s, s:o, s:I, s:s}", "phase", phase,
+			 "errno", f.err < 0 ? json_null() : json_string(lg_errno_name(f.err)),
+			 "count", (json_int_t)f.count, "message", f.text);
 }

@@ -77,7 +77,27 @@ const char *lg_run_note_path(const struct lg_run *run, unsigned client, uint32_t
 json_t *lg_phases_json(const struct lg_run *run);
 json_t *lg_not_open_json(const struct lg_run *run);
 json_t *lg_failure_json(const struct lg_run *run);
-/* Skipped steps by reason ({"prev_offset": n, "not_open": m}), a new reference. */
+
+/* Where a run failed and how: what makes its exit status 1 (or 4), told alike by the
+ * text report, the -q line and the result file. */
+struct lg_run_failures {
+	uint64_t count;  /* unexpected results, ops not executed for want of an open
+			    file, short writes in setup, corrupt blocks and lost
+			    clients, every phase */
+	int phase;       /* the first phase with one, enum lg_untimed, or
+			    LG_UNTIMED_COUNT for the measured phase (listed first) */
+	int err;         /* the errno most of that phase's unexpected results gave (0: an
+			    unexpected success), or -1 when it had none */
+	char text[512];  /* "N unexpected results; M ops not executed (slot not open) in
+			    setup; ..." (no zero counts), "" when count is 0 */
+};
+/* Fill *out for run. */
+void lg_run_failures(const struct lg_run *run, struct lg_run_failures *out);
+/* The run's status as the result file names it: "complete", "interrupted", "partial",
+ * "aborted", or "failed" (its setup failed, or it ran to its end with failures). */
+const char *lg_run_status_name(const struct lg_run *run);
+/* Skipped steps by reason ({"prev_offset": n, "not_open": m, "cut_off": k}), a new
+ * reference. */
 json_t *lg_skipped_json(const uint64_t skipped[LG_SKIP_REASONS]);
 /* What a note's result likely means, into buf (len bytes): for EINVAL on an O_DIRECT
  * file, "O_DIRECT: the offset and size must be multiples of 4096 bytes" (of the device's

@@ -132,9 +132,13 @@ static double run_rate(const struct lg_run *first, const struct lg_run *r)
 /* One line per run, for -q in a sweep or a repeat, with what went wrong in it. */
 static void print_run_line(const struct lg_run *r, size_t k)
 {
-	printf("clients %u run %zu: %.3f MB/s  %.1f ops/s  p99 %.3f ms  max %.3f ms",
-	       r->nclients, k + 1, lg_run_mbps(r), lg_run_ops_per_s(r),
-	       (double)lg_histogram_percentile(&r->all, 99.0) / 1e6, (double)r->all.max_ns / 1e6);
+	if (!lg_run_measured(r)) /* its reason follows, not a row of zeros */
+		printf("clients %u run %zu: nothing measured", r->nclients, k + 1);
+	else
+		printf("clients %u run %zu: %.3f MB/s  %.1f ops/s  p99 %.3f ms  max %.3f ms",
+		       r->nclients, k + 1, lg_run_mbps(r), lg_run_ops_per_s(r),
+		       (double)lg_histogram_percentile(&r->all, 99.0) / 1e6,
+		       (double)r->all.max_ns / 1e6);
 	lg_report_issues(stdout, r); /* every failure is said, also in one line */
 	putchar('\n');
 }

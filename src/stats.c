@@ -69,6 +69,7 @@ void lg_client_stats_reset(struct lg_client_stats *cs)
 		t->count = 0;
 		t->errors = 0;
 		memset(t->skipped, 0, sizeof(t->skipped));
+		t->short_writes = 0;
 		t->bytes_read = 0;
 		t->bytes_written = 0;
 		lg_histogram_clear(&t->hist);
@@ -108,6 +109,7 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 	for (size_t r = 0; r < LG_SKIP_REASONS; r++)
 		dst->skipped[r] += src->skipped[r];
 	dst->corruptions += src->corruptions;
+	dst->short_writes += src->short_writes;
 	dst->bytes_read += src->bytes_read;
 	dst->bytes_written += src->bytes_written;
 	for (size_t e = 0; src->errors && e < LG_ERRNO_MAX; e++)
@@ -121,6 +123,7 @@ static void merge_untimed(struct lg_run *run, const struct lg_client_stats *cs)
 	run->verified_bytes += cs->verified_bytes;
 	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++) {
 		run->untimed_errors[p] += cs->untimed[p].errors;
+		run->untimed_short[p] += cs->untimed[p].short_writes;
 		for (size_t r = 0; r < LG_SKIP_REASONS; r++)
 			run->untimed_skipped[p][r] += cs->untimed[p].skipped[r];
 	}
@@ -188,6 +191,8 @@ int lg_run_merge(struct lg_run *run)
 	memset(run->skipped, 0, sizeof(run->skipped));
 	memset(run->untimed_errors, 0, sizeof(run->untimed_errors));
 	memset(run->untimed_skipped, 0, sizeof(run->untimed_skipped));
+	memset(run->untimed_short, 0, sizeof(run->untimed_short));
+	run->short_writes = 0;
 	for (unsigned c = 0; c < run->nclients; c++)
 		if (run->clients && run->clients[c])
 			merge_untimed(run, run->clients[c]);
@@ -198,6 +203,7 @@ int lg_run_merge(struct lg_run *run)
 		run->bytes_read += totals[i].bytes_read;
 		run->bytes_written += totals[i].bytes_written;
 		run->corruptions += totals[i].corruptions;
+		run->short_writes += totals[i].short_writes;
 		for (size_t r = 0; r < LG_SKIP_REASONS; r++)
 			run->skipped[r] += totals[i].skipped[r];
 	}
@@ -229,6 +235,7 @@ const char *lg_skip_reason_name(unsigned reason)
 	static const char *const names[] = {
 		[LG_SKIP_PREV] = "prev_offset",
 		[LG_SKIP_NOT_OPEN] = "not_open",
+		[LG_SKIP_CUT_OFF] = "cut_off",
 	};
 
 	return reason < LG_SKIP_REASONS ? names[reason] : "?";

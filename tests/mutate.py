@@ -362,6 +362,17 @@ MUTANTS = [
      "unit_report_html"),
     ("report-unmeasured-charts", "web/report.js",
      "\t\tif (!data.files.length) return;\n", "", "integration_test_report_failed"),
+    # --- issue 25: accounting ---
+    ("cut-off-sleep-counted", "src/ops.c",
+     "\treturn lg_client_sleep_until(c, lg_now_ns() + op->size) ? 0\n",
+     "\treturn lg_client_sleep_until(c, lg_now_ns() + op->size) || 1 ? 0\n",
+     "integration_test_cut_off"),
+    ("json-status-ignores-errors", "src/result_summary.c",
+     'return f.count ? "failed" : "complete";', 'return "complete";',
+     "unit_result_json|integration_test_fs_full"),
+    ("short-setup-goes-on", "src/engine.c",
+     "if (!full && atomic_load(&e->sh->setup_short)) {",
+     "if (!full && atomic_load(&e->sh->setup_short) && 0) {", "integration_test_fs_full"),
 ]
 
 

@@ -122,7 +122,10 @@ static void test_print(void **state)
 	assert_line(out, " client 1: line 42: WriteX got ENOSPC, expected OK");
 	/* (3 * 65536 + 1e6) bytes / 2 s / 1e6 */
 	assert_line(out, "Throughput 0.598304 MB/sec  2 clients  2 procs  max_latency=3.000 ms");
-	assert_line(out, "Ops 2.0 ops/sec  read 196608 bytes  written 1000000 bytes  2.000 s");
+	/* 4 ops, 2 of them unexpected results: ops/sec of the 2 others, the failed beside */
+	assert_line(out, "Ops 1.0 ops/sec  failed 2 ops (1.0/sec)  read 196608 bytes  written "
+			 "1000000 bytes  2.000 s");
+	assert_line(out, "Failed: 2 unexpected results");
 	assert_null(strstr(out, "Interrupted"));
 	assert_null(strstr(out, "more"));
 	/* The table comes first and the summary last. */
@@ -167,10 +170,134 @@ static void test_empty_run(void **state)
 	run.nclients = 3;
 	assert_int_equal(lg_run_merge(&run), 0);
 	out = capture_print(&run);
-	assert_line(out, "Throughput 0 MB/sec  3 clients  3 procs  max_latency=0.000 ms");
-	assert_line(out, "Ops 0.0 ops/sec  read 0 bytes  written 0 bytes  0.000 s");
+	/* the reason, not an empty table and zeros (issue 25, item 10) */
+	assert_line(out, "Nothing was measured: the measured phase did not begin");
+	assert_null(strstr(out, "Throughput"));
+	assert_null(strstr(out, "Operation"));
+	assert_null(strstr(out, "Jain"));
 	free(out);
 	lg_run_clear(&run);
+}
+
+/* Interrupted in warm-up, or failed in setup: said, with no table, throughput or
+ * fairness of zeros. */
+static void test_nothing_measured(void **state)
+{
+	struct lg_run run;
+	char *out;
+
+	(void)state;
+	make_run(&run);
+	run.duration_s = 0;
+	run.status = LG_RUN_INTERRUPTED;
+	out = capture_print(&run);
+	assert_line(out, "Interrupted before the measured phase began: nothing was measured");
+	assert_null(strstr(out, "Throughput"));
+	assert_null(strstr(out, "Operation"));
+	assert_null(strstr(out, "Jain"));
+	free(out);
+	run.status = LG_RUN_FAILED;
+	run.failure = "setup failed: the filesystem of d is full (ENOSPC)";
+	out = capture_print(&run);
+	assert_line(out, "Failed: setup failed: the filesystem of d is full (ENOSPC)");
+	assert_null(strstr(out, "Throughput"));
+	assert_null(strstr(out, "Jain"));
+	free(out);
+	lg_run_clear(&run);
+}
+
+/* A failing op repeated gives identical notes: one line with the count. */
+static void test_repeated_notes(void **state)
+{
+	struct lg_run run;
+	char *out, *p;
+	int lines = 0;
+
+	(void)state;
+	make_run(&run);
+	for (unsigned c = 0; c < 2; c++)
+		lg_client_stats_reset(run.clients[c]);
+	for (int i = 0; i < 20; i++) {
+		op(run.clients[0], 1, 1000, 0, 0);
+		unexpected(run.clients[0], 1, 30, ENOSPC, 0);
+	}
+	assert_int_equal(lg_run_merge(&run), 0);
+	out = capture_print(&run);
+	for (p = out; (p = strstr(p, "line 30: WriteX got ENOSPC")) != NULL; p++)
+		lines++;
+	assert_int_equal(lines, 1);
+	assert_line(out, " client 0: line 30: WriteX got ENOSPC, expected OK (\u00d78)");
+	assert_line(out, " ... and 12 more");
+	free(out);
+	lg_run_clear(&run);
+}
+
+/* FAILURE lines of an untimed phase name only the counts that are not zero. */
+static void test_untimed_no_zeros(void **state)
+{
+	struct lg_untimed_stats *u;
+	struct lg_run run;
+	char *out;
+
+	(void)state;
+	make_run(&run);
+	u = &run.clients[0]->untimed[LG_UNTIMED_SETUP];
+	u->errors = 2;
+	u->errnos[ENOENT] = 2;
+	u = &run.clients[1]->untimed[LG_UNTIMED_CLEANUP];
+	u->skipped[LG_SKIP_NOT_OPEN] = 3;
+	assert_int_equal(lg_run_merge(&run), 0);
+	out = capture_print(&run);
+	assert_line(out, "FAILURE: 2 unexpected results in setup ENOENT=2");
+	assert_line(out, "FAILURE: 3 ops not executed (slot not open) in cleanup");
+	assert_null(strstr(out, " 0 ops not executed"));
+	assert_null(strstr(out, " 0 unexpected"));
+	free(out);
+	lg_run_clear(&run);
+}
+
+/* Two runs at each of two client counts, the second count's throughputs mb2a, mb2b. */
+static void scaling_runs(struct lg_run *runs, double mb2a, double mb2b)
+{
+	const double mb[4] = { 100, 100.01, mb2a, mb2b };
+
+	memset(runs, 0, 4 * sizeof(*runs));
+	for (int i = 0; i < 4; i++) {
+		runs[i].nclients = i < 2 ? 1 : 2;
+		runs[i].duration_s = 1;
+		runs[i].bytes_written = (uint64_t)(mb[i] * 1e6);
+		runs[i].ops = 10;
+		lg_histogram_init(&runs[i].all);
+		lg_histogram_record(&runs[i].all, 1000);
+	}
+}
+
+/* The scaling table's legend for "!" only when a row has the mark. */
+static void test_scaling_legend(void **state)
+{
+	struct lg_run runs[4];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	scaling_runs(runs, 200, 200.02);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	lg_report_scaling(f, runs, 4);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "Scaling"));
+	assert_null(strstr(buf, "!"));
+	assert_null(strstr(buf, "CV above"));
+	free(buf);
+	scaling_runs(runs, 150, 250);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	lg_report_scaling(f, runs, 4);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, " !\n"));
+	assert_non_null(strstr(buf, "(! CV above"));
+	free(buf);
 }
 
 /* At most LG_FIRST_ERRORS notes in all, then a count of the rest; long labels widen
@@ -238,9 +365,9 @@ static void test_direct_hint(void **state)
 			 "offset and size must be multiples of 4096 bytes)");
 	assert_line(out, " client 1: line 42: WriteX got EINVAL, expected OK (O_DIRECT: the "
 			 "offset and size must be multiples of the device's logical block size)");
-	assert_line(out, " client 1: line 3: WriteX  got EINVAL, expected OK (O_DIRECT: the "
+	assert_line(out, " client 1: line 3: WriteX got EINVAL, expected OK (O_DIRECT: the "
 			 "offset and size must be multiples of 512 bytes)");
-	assert_line(out, " client 1: line 4: WriteX  got EINVAL, expected OK");
+	assert_line(out, " client 1: line 4: WriteX got EINVAL, expected OK");
 	free(out);
 	lg_run_clear(&run);
 }
@@ -254,6 +381,10 @@ int main(void)
 		cmocka_unit_test(test_empty_run),
 		cmocka_unit_test(test_many_notes_long_label),
 		cmocka_unit_test(test_direct_hint),
+		cmocka_unit_test(test_nothing_measured),
+		cmocka_unit_test(test_repeated_notes),
+		cmocka_unit_test(test_untimed_no_zeros),
+		cmocka_unit_test(test_scaling_legend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

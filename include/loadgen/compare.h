@@ -135,9 +135,9 @@ int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen);
  * (lg_cmp_run_measured_nothing). */
 int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, char *err,
 		     size_t errlen);
-/* Whether a run of a result measured nothing: its setup failed (status "failed"), or it
- * was stopped before its measured phase began (a duration_s of 0: interrupted in setup
- * or warm-up). */
+/* Whether a run of a result measured nothing: a duration_s of 0 (its setup failed, or it
+ * was stopped in setup or warm-up); without a duration, a status "failed". A run
+ * "failed" for errors in its measured phase or cleanup did measure. */
 bool lg_cmp_run_measured_nothing(const json_t *run);
 /* Free what f owns; f may be zeroed or NULL. */
 void lg_cmp_file_release(struct lg_cmp_file *f);

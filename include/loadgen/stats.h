@@ -20,6 +20,8 @@ enum lg_skip_reason {
 	LG_SKIP_PREV,     /* offset: prev with no block before the last one */
 	LG_SKIP_NOT_OPEN, /* its slot held no open file (its open failed, it was closed,
 			     or no open ran) */
+	LG_SKIP_CUT_OFF,  /* cut off by the end of its phase (the -t deadline, a stop):
+			     a sleep ended early, or a paced op whose turn never came */
 	LG_SKIP_REASONS
 };
 
@@ -33,6 +35,8 @@ struct lg_type_stats {
 	uint64_t errnos[LG_ERRNO_MAX]; /* unexpected results by errno; [0]: unexpected success */
 	uint64_t corruptions;          /* --verify: blocks read back not as written, counted
 					  in every phase and never reset (see verify.h) */
+	uint64_t short_writes;         /* writes that wrote fewer bytes than asked, with
+					  no error (counted as ops, with the bytes written) */
 	uint64_t count;                /* ops completed (each read/write call is one op) */
 	uint64_t bytes_read;           /* bytes read calls returned */
 	uint64_t bytes_written;        /* bytes write calls returned */
@@ -77,6 +81,16 @@ struct lg_skip_note {
 	uint8_t set;        /* 1 once filled */
 };
 
+/* The first write of an untimed phase that wrote fewer bytes than asked. */
+struct lg_short_note {
+	uint64_t asked;  /* bytes the write asked for */
+	uint64_t wrote;  /* bytes it wrote */
+	uint32_t line;   /* its line in the workload source */
+	uint32_t path;   /* its file's path index (as lg_error_note.path) */
+	uint16_t type;   /* its stats row */
+	uint8_t set;     /* 1 once filled */
+};
+
 /* Phases a client runs, as results are kept: the measured phase's counters are in
  * lg_type_stats; the others (untimed, or warm-up's discarded results) only keep their
  * failures, so that none goes unseen. */
@@ -95,6 +109,8 @@ struct lg_untimed_stats {
 	size_t nnotes;                         /* filled entries of notes[] */
 	struct lg_error_note notes[LG_FIRST_ERRORS]; /* the first unexpected results */
 	struct lg_skip_note not_open;          /* the first op skipped: slot not open */
+	uint64_t short_writes;                 /* writes that wrote fewer bytes than asked */
+	struct lg_short_note first_short;      /* the first of them */
 };
 
 #define LG_SLOW_NOTES 8 /* slow ops remembered per client, with when they happened */
@@ -208,6 +224,8 @@ struct lg_run {
 	uint64_t skipped[LG_SKIP_REASONS]; /* measured steps not executed, by reason */
 	uint64_t untimed_errors[LG_UNTIMED_COUNT]; /* unexpected results per untimed phase */
 	uint64_t untimed_skipped[LG_UNTIMED_COUNT][LG_SKIP_REASONS]; /* skips per phase */
+	uint64_t short_writes;           /* measured writes that wrote less than asked */
+	uint64_t untimed_short[LG_UNTIMED_COUNT]; /* the same per untimed phase */
 	const char *failure;             /* why the run failed before measuring (static or
 					    owned: failure_owned), or NULL */
 	int failure_errno;               /* the errno behind failure, or 0 */
@@ -268,7 +286,7 @@ void lg_run_clear(struct lg_run *run);
 bool lg_run_has_failures(const struct lg_run *run);
 /* Name of an untimed phase ("setup", "warmup", "cleanup"); static. */
 const char *lg_untimed_name(unsigned phase);
-/* Name of a skip reason ("prev_offset", "not_open"); static. */
+/* Name of a skip reason ("prev_offset", "not_open", "cut_off"); static. */
 const char *lg_skip_reason_name(unsigned reason);
 /* Name of a slot event ("open failed", "closed", "never opened"); static. */
 const char *lg_slot_event_name(unsigned event);

@@ -47,7 +47,10 @@ run:
         res = run(["-q", "-D", small, "-c", w, "-t", "1", "--warmup", "0", "2"], workdir=d)
         check(res.rc == 1, "ENOSPC: exit 1", res)
         r = res.json["runs"][0]
-        check(r["status"] == "complete", "ENOSPC: the run went on to its end")
+        check(r["status"] == "failed" and r["failure"]["phase"] == "run" and
+              r["failure"]["errno"] == "ENOSPC" and r["failure"]["count"] == r["errors"],
+              f"ENOSPC: the run went on to its end, and the JSON says it failed as the "
+              f"exit status does ({r['status']}, {r['failure']})")
         check(r["ops_by_type"]["write"]["errors_by_errno"].get("ENOSPC", 0) > 0,
               "ENOSPC counted by errno name")
         check("ENOSPC" in res.out, "ENOSPC shown in the summary", res)
@@ -100,7 +103,8 @@ check(p.returncode == 1, f"directory removed: exit 1 ({p.returncode}) {err}")
 r = json.load(open(jp))["runs"][0]
 check(r["ops_by_type"]["create"]["errors_by_errno"].get("ENOENT", 0) > 0,
       "ENOENT counted after the directory vanished")
-check(r["status"] == "complete", "directory removed: run completed")
+check(r["status"] == "failed" and r["failure"]["errno"] == "ENOENT",
+      f"directory removed: the run went on; failed, as its exit status says ({r['failure']})")
 check(listdir(target) == [], "directory removed: target left empty")
 
 # -- A killed client process: reported as lost, the others run to the end, status partial.

@@ -65,7 +65,7 @@ r = run_once("overwrite", 1, ["buffers=8", "size=1MiB", "fadvise=true"])
 check_totals("overwrite", r, 8 * MiB, 0, 1 + 8 * 4 + 1 - 2)
 check_counts("overwrite", r, {"create": 1, "write": 8, "sync_file_range": 15, "fadvise": 7,
                               "close": 1})
-check(r["skipped"] == 2 and r["skipped_by_reason"] == {"prev_offset": 2, "not_open": 0},
+check(r["skipped"] == 2 and r["skipped_by_reason"] == {"prev_offset": 2, "not_open": 0, "cut_off": 0},
       f"overwrite: the 2 'prev' steps of the first buffer skipped ({r['skipped_by_reason']})")
 check(r["ops_by_type"]["fadvise"]["skipped"] == 1, "overwrite: skipped per op label")
 r = run_once("overwrite", 2, ["buffers=3", "size=64KiB"])

@@ -26,7 +26,11 @@ res = run(["-q", "--run-once", "-D", target, "-c", w, "2"])
 r = res.json["runs"][0]
 ph = r["phases"]
 check(res.rc == 1, "setup/cleanup failures: exit 1", res)
-check(r["errors"] == 0 and r["status"] == "complete", "the measured ops themselves were fine")
+check(r["errors"] == 0, "the measured ops themselves were fine")
+check(r["status"] == "failed" and r["failure"]["phase"] == "setup" and
+      r["failure"]["errno"] == "ENOENT" and r["failure"]["count"] == 4 and
+      r["failure"]["message"] == "2 unexpected results in setup; 2 unexpected results in "
+      "cleanup", f"the JSON's verdict is the exit status's: failed, in setup ({r['failure']})")
 check(ph["setup"]["errors"] == 2 and ph["setup"]["errors_by_errno"] == {"ENOENT": 2},
       f"setup: count and errno names ({ph['setup']})")
 check(ph["cleanup"]["errors"] == 2 and ph["cleanup"]["errors_by_errno"] == {"ENOENT": 2},
