@@ -25,6 +25,7 @@
 #include "loadgen/sysinfo.h"
 #include "loadgen/units.h"
 #include "runs.h"
+#include "signals.h"
 #include "tag_stderr.h"
 
 #define MAX_CLIENTS 100000
@@ -359,7 +360,9 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 }
 
 
-/* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
+/* A stop signal (signals.c): the first asks the engine to stop; a second leaves at once,
+ * saying what is left, unless it is one that repeats by itself (SIGPIPE at every write
+ * to a closed pipe, SIGXCPU every second past the CPU limit). */
 static void on_signal(int sig)
 {
 	static const char msg[] = "loadgen: interrupted again, exiting now";
@@ -368,11 +371,12 @@ static void on_signal(int sig)
 	char line[sizeof(msg) + sizeof(leaving) + 4096];
 	size_t n = sizeof(msg) - 1, d = dir ? strnlen(dir, 4096) : 0;
 
-	(void)sig;
 	if (!lg_engine_interrupted()) {
 		lg_engine_interrupt();
 		return;
 	}
+	if (!lg_signals_again_exits(sig))
+		return;
 	lg_engine_abandon();
 	memcpy(line, msg, n);
 	if (d) {
@@ -384,17 +388,6 @@ static void on_signal(int sig)
 	line[n++] = '\n';
 	lg_stderr_write_now(line, n); /* a tagged rank's copying thread would not see it */
 	_exit(LG_EXIT_INTERRUPT);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 
@@ -429,7 +422,7 @@ int main(int argc, char **argv)
 	runs = calloc(cfg.repeat * cfg.nsweep, sizeof(*runs));
 	if (!runs)
 		goto out;
-	install_signals();
+	lg_signals_install(on_signal);
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
 		lg_sysinfo_print(stdout, cfg.env);
