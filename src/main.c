@@ -110,7 +110,8 @@ static void usage(FILE *f)
 		"      --json FILE        write the result as JSON to FILE (atomically)\n"
 		"      --html FILE        write an HTML report with charts to FILE (atomically)\n"
 		"      --keep             leave the run directory and its files in place\n"
-		"  -q, --quiet            no per-second progress lines\n"
+		"  -q, --quiet            no per-second progress lines; the environment header\n"
+		"                         in one line\n"
 		"      --abort-on-error   stop the run at the first unexpected result\n"
 		"      --processes        run each client in its own process (default: threads)\n"
 		"  -s, --sync-open        open every file with O_SYNC\n"
@@ -424,8 +425,8 @@ int main(int argc, char **argv)
 		goto out;
 	lg_signals_install(on_signal);
 	clock_gettime(CLOCK_REALTIME, &start);
-	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
-		lg_sysinfo_print(stdout, cfg.env);
+	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0)
+		(cfg.quiet ? lg_sysinfo_print_short : lg_sysinfo_print)(stdout, cfg.env);
 	if (cfg.coord)
 		cfg.coord->env = cfg.env;
 	if (lg_run_output_log_open(&cfg, wls[0], err, sizeof(err))) {
