@@ -402,9 +402,12 @@ void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run
 		print_skipped(out, run, w);
 	print_not_open_run(out, run);
 	print_untimed(out, run);
-	/* dbench runs one process per client; each of our threads stands for one. */
-	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
-		run->nclients, run->nclients, ms(run->all.max_ns));
+	/* dbench's "N clients  N procs", its fields in place, saying what runs each client */
+	fprintf(out, "\nThroughput %g MB/sec  %u %s  %u %s  max_latency=%.3f ms\n", mbps,
+		run->nclients, run->nclients == 1 ? "client" : "clients", run->nclients,
+		cfg && cfg->processes ? (run->nclients == 1 ? "process" : "processes")
+				      : (run->nclients == 1 ? "thread" : "threads"),
+		ms(run->all.max_ns));
 	fprintf(out, "Ops %.1f ops/sec  read %" PRIu64 " bytes  written %" PRIu64 " bytes  %.3f s\n",
 		ops, run->bytes_read, run->bytes_written, secs);
 	print_fairness(out, run);
