@@ -33,7 +33,8 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI,
+	OPT_NO_SPACE_CHECK
 };
 
 static const struct option long_options[] = {
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "rate-ops", required_argument, NULL, OPT_RATE_OPS },
 	{ "end-sync", no_argument, NULL, OPT_END_SYNC },
 	{ "drop-caches", no_argument, NULL, OPT_DROP_CACHES },
+	{ "no-space-check", no_argument, NULL, OPT_NO_SPACE_CHECK },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
@@ -126,6 +128,8 @@ static void usage(FILE *f)
 		"      --end-sync         a final syncfs is part of the measured time\n"
 		"      --drop-caches      sync and drop the page cache before each measured\n"
 		"                         phase (root only)\n"
+		"      --no-space-check   run even when the workload's files cannot fit in the\n"
+		"                         free space of DIR (refused by default)\n"
 		"      --repeat K         measure K runs, each in a fresh run directory, and\n"
 		"                         summarise them (mean, stddev, 95%% CI, CV)\n"
 		"      --repeat auto[:PCT[:MAX]]\n"
@@ -270,6 +274,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
+	case OPT_NO_SPACE_CHECK: cfg->no_space_check = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
 	case OPT_RESOLVE:
 		cfg->resolve = -1;
