@@ -3,7 +3,9 @@
  * A run is worth keeping: whatever stops it early (Ctrl-C, kill, a closed terminal, a
  * reader of the output that left, a batch system's time limit, a CPU limit) stops it the
  * way Ctrl-C does, so the results are printed and written with status "interrupted" and
- * the run directory is cleaned up. Signals that ask for nothing a run could give are
+ * the run directory is cleaned up. A closed output pipe (`loadgen ... | head`) stops it
+ * the same way, through EPIPE on the next progress line rather than through SIGPIPE,
+ * which would also arrive for output written after the run had ended well. Signals that ask for nothing a run could give are
  * ignored rather than allowed to kill it. Every other default-fatal signal keeps its
  * default on purpose: SIGQUIT (Ctrl-\ asks for a core dump), SIGKILL and SIGSTOP (cannot
  * be caught), faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP), and
@@ -19,9 +21,11 @@ static const struct lg_sig_rule rules[] = {
 	  .why = "kill, a batch system's time limit (Slurm), mpirun passing on a stop" },
 	{ SIGHUP, LG_SIG_STOP, .again_exits = true, .keep_ignored = true,
 	  .why = "the terminal or the ssh session closed; under nohup it stays ignored" },
-	{ SIGPIPE, LG_SIG_STOP,
-	  .why = "stdout or stderr is a pipe whose reader left (| head); every later write "
-		 "raises it again, so it never counts as the second signal" },
+	{ SIGPIPE, LG_SIG_IGNORE,
+	  .why = "a write to a pipe whose reader left (| head) fails with EPIPE instead; a "
+		 "progress line meeting a closed stdout stops the run like SIGINT "
+		 "(lg_engine_flush_stdout), results printed after the run are lost quietly "
+		 "and the run keeps its status" },
 	{ SIGALRM, LG_SIG_STOP, .again_exits = true, .why = "timeout -s ALRM, an alarm" },
 	{ SIGXCPU, LG_SIG_STOP,
 	  .why = "the soft CPU time limit (ulimit -t) was reached; the kernel repeats it every "

@@ -25,7 +25,7 @@ struct lg_sig_rule {
 /* The table, and its length into *n. */
 const struct lg_sig_rule *lg_signals_table(unsigned *n);
 /* The master (a run, or ab): every STOP signal runs handler (without SA_RESTART), every
- * IGNORE signal is ignored. Not async-signal-safe; call once, before clients start. */
+ * IGNORE signal is ignored (SIGPIPE among them: writes to a closed pipe fail with EPIPE). Not async-signal-safe; call once, before clients start. */
 void lg_signals_install(void (*handler)(int));
 /* A forked client process: every signal of the table ignored (the master stops it
  * through the shared phase; a write to a broken pipe fails with EPIPE as an op). */
