@@ -9,6 +9,7 @@
 #include "space.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -75,8 +76,8 @@ int lg_space_check(const struct lg_config *cfg, const struct lg_workload *wl, ch
 	static const char *const phase[] = { "setup", "run", "cleanup" };
 
 	lg_footprint(wl, &fp);
-	if (!fp.bytes || statvfs(cfg->directory, &sv) != 0)
-		return 0;
+	if (!fp.bytes || statvfs(cfg->directory, &sv) != 0 || sv.f_blocks == 0)
+		return 0; /* nothing to tell, or a filesystem that reports no sizes (some FUSE) */
 	need = fp.bytes > UINT64_MAX / cfg->clients ? UINT64_MAX : fp.bytes * cfg->clients;
 	avail = (uint64_t)(geteuid() == 0 ? sv.f_bfree : sv.f_bavail) * sv.f_frsize;
 	if (need <= avail)
