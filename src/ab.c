@@ -23,6 +23,7 @@
 
 #include "loadgen/cli.h"
 #include "loadgen/result_json.h"
+#include "signals.h"
 
 #define EXIT_ERRORS 1
 #define EXIT_USAGE 2
@@ -257,17 +258,6 @@ static int run_round(struct ab_ctx *c, size_t round)
 	return 0;
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /* The metric of the finished rounds (MB/s, or ops/s when no data moved) into each
  * variant's vals, and the drift of their per-round mean. */
 static void pick_metric(struct ab_ctx *c)
@@ -383,7 +373,7 @@ static int ab_run(struct ab_ctx *c)
 			     c->out_dir, i, name) >= (int)sizeof(c->v[i].path))
 			return lg_cli_usage_error("ab", "%s", "--out-dir path too long");
 	}
-	install_signals();
+	lg_signals_install(on_signal);
 	for (size_t r = 0; r < c->rounds && !status && !ab_stop; r++)
 		status = run_round(c, r);
 	if (ab_stop)

@@ -36,6 +36,12 @@ void lg_engine_interrupt(void)
 	interrupted = 1;
 }
 
+void lg_engine_flush_stdout(void)
+{
+	if (fflush(stdout) != 0 && errno == EPIPE)
+		lg_engine_interrupt();
+}
+
 int lg_engine_interrupted(void)
 {
 	return interrupted;

@@ -120,7 +120,7 @@ static void progress(struct engine *e, uint64_t now, const struct lg_coord_tick 
 			   e->t_exec ? "execute" : "warmup", secs,
 			   e->cfg->interval_s < 1 ? 2 : 0,
 			   (double)t->max[LG_TICK_MAX_LAT] / LG_NS_PER_MS);
-	fflush(stdout);
+	lg_engine_flush_stdout(); /* a closed stdout (| head) stops the run */
 }
 
 /* One interval ending at now, with the sums t of every rank: a timeline entry in the

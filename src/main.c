@@ -25,6 +25,7 @@
 #include "loadgen/sysinfo.h"
 #include "loadgen/units.h"
 #include "runs.h"
+#include "signals.h"
 #include "tag_stderr.h"
 
 #define MAX_CLIENTS 100000
@@ -32,7 +33,8 @@
 enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
-	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI
+	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI,
+	OPT_NO_SPACE_CHECK
 };
 
 static const struct option long_options[] = {
@@ -57,6 +59,7 @@ static const struct option long_options[] = {
 	{ "rate-ops", required_argument, NULL, OPT_RATE_OPS },
 	{ "end-sync", no_argument, NULL, OPT_END_SYNC },
 	{ "drop-caches", no_argument, NULL, OPT_DROP_CACHES },
+	{ "no-space-check", no_argument, NULL, OPT_NO_SPACE_CHECK },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stall-threshold", required_argument, NULL, OPT_STALL },
@@ -108,7 +111,8 @@ static void usage(FILE *f)
 		"      --json FILE        write the result as JSON to FILE (atomically)\n"
 		"      --html FILE        write an HTML report with charts to FILE (atomically)\n"
 		"      --keep             leave the run directory and its files in place\n"
-		"  -q, --quiet            no per-second progress lines\n"
+		"  -q, --quiet            no per-second progress lines; the environment header\n"
+		"                         in one line\n"
 		"      --abort-on-error   stop the run at the first unexpected result\n"
 		"      --processes        run each client in its own process (default: threads)\n"
 		"  -s, --sync-open        open every file with O_SYNC\n"
@@ -123,6 +127,8 @@ static void usage(FILE *f)
 		"      --end-sync         a final syncfs is part of the measured time\n"
 		"      --drop-caches      sync and drop the page cache before each measured\n"
 		"                         phase (root only)\n"
+		"      --no-space-check   run even when the workload's files cannot fit in the\n"
+		"                         free space of DIR (refused by default)\n"
 		"      --repeat K         measure K runs, each in a fresh run directory, and\n"
 		"                         summarise them (mean, stddev, 95%% CI, CV)\n"
 		"      --repeat auto[:PCT[:MAX]]\n"
@@ -267,6 +273,7 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 		break;
 	case OPT_END_SYNC: cfg->end_sync = true; break;
 	case OPT_DROP_CACHES: cfg->drop_caches = true; break;
+	case OPT_NO_SPACE_CHECK: cfg->no_space_check = true; break;
 	case OPT_VERIFY: cfg->verify = true; break;
 	case OPT_RESOLVE:
 		cfg->resolve = -1;
@@ -358,7 +365,9 @@ static int parse_args(int argc, char **argv, struct lg_config *cfg)
 }
 
 
-/* First signal: ask the engine to stop. Second: leave at once, saying what is left. */
+/* A stop signal (signals.c): the first asks the engine to stop; a second leaves at once,
+ * saying what is left, unless it is one that repeats by itself (SIGPIPE at every write
+ * to a closed pipe, SIGXCPU every second past the CPU limit). */
 static void on_signal(int sig)
 {
 	static const char msg[] = "loadgen: interrupted again, exiting now";
@@ -367,11 +376,12 @@ static void on_signal(int sig)
 	char line[sizeof(msg) + sizeof(leaving) + 4096];
 	size_t n = sizeof(msg) - 1, d = dir ? strnlen(dir, 4096) : 0;
 
-	(void)sig;
 	if (!lg_engine_interrupted()) {
 		lg_engine_interrupt();
 		return;
 	}
+	if (!lg_signals_again_exits(sig))
+		return;
 	lg_engine_abandon();
 	memcpy(line, msg, n);
 	if (d) {
@@ -383,17 +393,6 @@ static void on_signal(int sig)
 	line[n++] = '\n';
 	lg_stderr_write_now(line, n); /* a tagged rank's copying thread would not see it */
 	_exit(LG_EXIT_INTERRUPT);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 
@@ -428,10 +427,10 @@ int main(int argc, char **argv)
 	runs = calloc(cfg.repeat * cfg.nsweep, sizeof(*runs));
 	if (!runs)
 		goto out;
-	install_signals();
+	lg_signals_install(on_signal);
 	clock_gettime(CLOCK_REALTIME, &start);
-	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0 && !cfg.quiet)
-		lg_sysinfo_print(stdout, cfg.env);
+	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0)
+		(cfg.quiet ? lg_sysinfo_print_short : lg_sysinfo_print)(stdout, cfg.env);
 	if (cfg.coord)
 		cfg.coord->env = cfg.env;
 	if (lg_run_output_log_open(&cfg, wls[0], err, sizeof(err))) {

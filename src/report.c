@@ -456,9 +456,14 @@ static void print_figures(FILE *out, const struct lg_config *cfg, const struct l
 	double secs = run->duration_s > 0 ? run->duration_s : 0;
 	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
 
-	/* dbench runs one process per client; each of our threads stands for one. */
-	fprintf(out, "\nThroughput %g MB/sec  %u clients  %u procs  max_latency=%.3f ms\n", mbps,
-		run->nclients, run->nclients, ms(run->all.max_ns));
+	/* dbench's "N clients  N procs", its fields in place, saying what runs each client */
+	fprintf(out, "
+Throughput %g MB/sec  %u %s  %u %s  max_latency=%.3f ms
+", mbps,
+		run->nclients, run->nclients == 1 ? "client" : "clients", run->nclients,
+		cfg && cfg->processes ? (run->nclients == 1 ? "process" : "processes")
+				      : (run->nclients == 1 ? "thread" : "threads"),
+		ms(run->all.max_ns));
 	print_ops_line(out, run, secs);
 	print_fairness(out, run);
 	print_stalls(out, run);

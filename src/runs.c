@@ -29,6 +29,7 @@
 #include "loadgen/compare_stats.h"
 #include "loadgen/yaml_load.h"
 #include "result_summary.h"
+#include "space.h"
 #include "tag_stderr.h"
 
 #define LG_DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
@@ -310,6 +311,8 @@ int lg_runs_preflight(struct lg_config *cfg, struct lg_workload *wl, char *msg, 
 	}
 	if (outputs_not_stdout(cfg, msg, len) || outputs_distinct(cfg, wl, msg, len))
 		return -EINVAL;
+	if (!cfg->no_space_check && lg_space_check(cfg, wl, msg, len))
+		return -ENOSPC;
 	if (cfg->json_path && lg_result_json_check(cfg->json_path, err, sizeof(err))) {
 		snprintf(msg, len, "--json %s", err);
 		return -EINVAL;

@@ -1,5 +1,6 @@
 /* Client execution backends: threads and forked processes. */
 #include "spawn.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,12 +25,12 @@ static int start_thread(struct lg_spawn *s, struct lg_client *c)
 	return rc;
 }
 
-/* The child: dies with the master, leaves Ctrl-C (sent to the whole process group) to
- * the master, which stops the clients through the shared phase instead. */
+/* The child: dies with the master, leaves Ctrl-C and the other stop signals (sent to the
+ * whole process group) to the master, which stops the clients through the shared phase
+ * instead; ignores the rest of the table (signals.c). */
 static void child_main(struct lg_client *c)
 {
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	lg_signals_child();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	lg_client_main(c);
 	_exit(0);
@@ -69,9 +70,7 @@ int lg_spawn_start(struct lg_spawn *s, bool processes, unsigned n, struct lg_cli
 	}
 	/* stdio buffers must not be flushed twice by forked children */
 	fflush(NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	lg_signals_stop_set(&block); /* client threads inherit the mask: they stay blocked */
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (unsigned i = 0; i < n && !rc; i++) {
 		rc = processes ? start_process(s, &clients[i]) : start_thread(s, &clients[i]);

@@ -22,7 +22,8 @@ struct lg_spawn {
 	int *exit_status;     /* processes mode: exit status of client i, or -1 */
 };
 
-/* Start n clients running lg_client_main, with SIGINT/SIGTERM left to the master.
+/* Start n clients running lg_client_main, with the stop signals (signals.h) left to
+ * the master.
  * On failure s->started says how many run; returns a negative errno with err filled. */
 int lg_spawn_start(struct lg_spawn *s, bool processes, unsigned n, struct lg_client *clients,
 		   char *err, size_t errlen);

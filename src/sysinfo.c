@@ -392,3 +392,18 @@ void lg_sysinfo_print(FILE *out, const json_t *env)
 	print_host(out, env);
 	print_target(out, env);
 }
+
+void lg_sysinfo_print_short(FILE *out, const json_t *env)
+{
+	const char *git = json_string_value(json_object_get(env, "git_describe"));
+	const char *disk = get_s(env, "block_device");
+
+	fprintf(out, "loadgen %s", get_s(env, "loadgen_version"));
+	if (git && *git)
+		fprintf(out, " (%s)", git);
+	fprintf(out, "  kernel %s  target %s: %s on %s", get_s(env, "kernel"),
+		get_s(env, "target_dir"), get_s(env, "fs_type"), get_s(env, "device"));
+	if (known(disk))
+		fprintf(out, " (disk %s)", disk);
+	fputc('\n', out);
+}

@@ -121,7 +121,7 @@ static void test_print(void **state)
 	assert_line(out, " client 0: line 7: ReadX got OK, expected ENOENT");
 	assert_line(out, " client 1: line 42: WriteX got ENOSPC, expected OK");
 	/* (3 * 65536 + 1e6) bytes / 2 s / 1e6 */
-	assert_line(out, "Throughput 0.598304 MB/sec  2 clients  2 procs  max_latency=3.000 ms");
+	assert_line(out, "Throughput 0.598304 MB/sec  2 clients  2 threads  max_latency=3.000 ms");
 	/* 4 ops, 2 of them unexpected results: ops/sec of the 2 others, the failed beside */
 	assert_line(out, "Ops 1.0 ops/sec  failed 2 ops (1.0/sec)  read 196608 bytes  written "
 			 "1000000 bytes  2.000 s");
@@ -152,10 +152,47 @@ static void test_interrupted_no_errors(void **state)
 	assert_null(strstr(out, "ReadX"));
 	assert_null(strstr(out, "Unexpected"));
 	assert_null(strstr(out, " client "));
-	assert_line(out, "Throughput 0 MB/sec  2 clients  2 procs  max_latency=0.250 ms");
+	assert_line(out, "Throughput 0 MB/sec  2 clients  2 threads  max_latency=0.250 ms");
 	assert_line(out, "Ops 2.0 ops/sec  read 0 bytes  written 0 bytes  0.500 s");
 	assert_non_null(strstr(out, "\nInterrupted: "));
 	free(out);
+	lg_run_clear(&run);
+}
+
+/* The throughput line names what runs the clients, singular for one: "1 client  1
+ * thread", "4 clients  4 processes", never "1 clients" or "procs" for threads. */
+static void test_clients_wording(void **state)
+{
+	struct lg_config cfg = { .clients = 1, .mode = "threads" };
+	struct lg_run run;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.nclients = 1;
+	assert_int_equal(lg_run_merge(&run), 0);
+	for (int k = 0; k < 4; k++) {
+		static const char *const want[] = {
+			"Throughput 0 MB/sec  1 client  1 thread  max_latency=0.000 ms",
+			"Throughput 0 MB/sec  1 client  1 process  max_latency=0.000 ms",
+			"Throughput 0 MB/sec  4 clients  4 threads  max_latency=0.000 ms",
+			"Throughput 0 MB/sec  4 clients  4 processes  max_latency=0.000 ms",
+		};
+
+		run.nclients = k < 2 ? 1 : 4;
+		cfg.clients = run.nclients;
+		cfg.processes = k % 2;
+		cfg.mode = cfg.processes ? "processes" : "threads";
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		lg_report_print(f, &cfg, &run);
+		assert_int_equal(fclose(f), 0);
+		assert_line(buf, want[k]);
+		free(buf);
+		buf = NULL;
+	}
 	lg_run_clear(&run);
 }
 
@@ -379,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_interrupted_no_errors),
 		cmocka_unit_test(test_empty_run),
+		cmocka_unit_test(test_clients_wording),
 		cmocka_unit_test(test_many_notes_long_label),
 		cmocka_unit_test(test_direct_hint),
 		cmocka_unit_test(test_nothing_measured),

@@ -64,6 +64,7 @@ struct lg_config {
 	double rate_ops;       /* --rate-ops: per-client limit in ops/s, 0 = none */
 	bool end_sync;         /* --end-sync: a final syncfs is part of the measured time */
 	bool drop_caches;      /* --drop-caches: drop the page cache before measuring */
+	bool no_space_check;   /* --no-space-check: run even when the files cannot fit */
 	bool verify;           /* --verify: self-describing blocks, checked on every read */
 	unsigned repeat;       /* --repeat: measured runs per client count (>= 1; the most
 				  with auto) */

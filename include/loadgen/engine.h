@@ -19,6 +19,10 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 
 /* Ask a running engine to stop (async-signal-safe: it only sets a flag). */
 void lg_engine_interrupt(void);
+/* fflush(stdout); when its reader has left (EPIPE: `loadgen ... | head`), stop the run as
+ * lg_engine_interrupt does: nobody reads the progress any more, and the run directory
+ * and the --json result are kept as for Ctrl-C. */
+void lg_engine_flush_stdout(void);
 /* Whether lg_engine_interrupt was called. */
 int lg_engine_interrupted(void);
 /* Kill client processes still running (async-signal-safe), before exiting at once. */

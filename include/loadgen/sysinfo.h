@@ -112,5 +112,8 @@ int lg_sysinfo_json(const char *target_dir, int argc, char *const argv[],
  * loadgen, kernel, CPUs and memory, one for the target's filesystem and device. Missing
  * keys print as "unknown". */
 void lg_sysinfo_print(FILE *out, const json_t *env);
+/* The same in one line, for -q: loadgen's version, the kernel, and the target's
+ * directory, filesystem, device and disk. */
+void lg_sysinfo_print_short(FILE *out, const json_t *env);
 
 #endif

@@ -28,7 +28,22 @@ def findmnt(column, path):
 def loadgen_env(target):
     res = run(["-q", "-t", "1", "--warmup", "0", "-D", target, "1"])
     check(res.rc == 0 and res.json is not None, f"run on {target} wrote its JSON", res)
+    quiet_header(res.out, res.json["env"])
     return res.json["env"]
+
+
+def quiet_header(out, e):
+    """-q keeps the environment header, in one line: loadgen and its commit, the kernel,
+    the target with its filesystem, device and (when there is one) disk."""
+    lines = out.splitlines()
+    want = f"loadgen {e['loadgen_version']}" + \
+        (f" ({e['git_describe']})" if e["git_describe"] else "") + \
+        f"  kernel {e['kernel']}  target {e['target_dir']}: {e['fs_type']} on {e['device']}" + \
+        (f" (disk {e['block_device']})" if e["block_device"] != "unknown" else "")
+    check(lines and lines[0] == want, f"-q: the header in one line: {want!r} "
+          f"(got {lines[:2]!r})")
+    check(len(lines) > 1 and not lines[1].startswith("target "),
+          "-q: one line, not the two of the full header")
 
 
 d = tmpdir()

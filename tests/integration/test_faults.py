@@ -44,7 +44,8 @@ run:
   - write: {file: f, size: 64KiB, count: 32}
   - close: f
 """)
-        res = run(["-q", "-D", small, "-c", w, "-t", "1", "--warmup", "0", "2"], workdir=d)
+        res = run(["-q", "-D", small, "-c", w, "-t", "1", "--warmup", "0",
+                   "--no-space-check", "2"], workdir=d)
         check(res.rc == 1, "ENOSPC: exit 1", res)
         r = res.json["runs"][0]
         check(r["status"] == "failed" and r["failure"]["phase"] == "run" and
@@ -65,7 +66,7 @@ setup:
 run:
   - stat: "big${client}"
 """)
-        res = run(["-q", "-D", small, "-c", w, "-t", "1", "4"], workdir=d)
+        res = run(["-q", "-D", small, "-c", w, "-t", "1", "--no-space-check", "4"], workdir=d)
         check(res.rc == 1 and "setup failed" in res.err and "full" in res.err,
               "full filesystem in setup: a clear message, exit 1", res)
         check(len(res.err.strip().splitlines()) == 1, "one message, no cascade", res)

@@ -253,7 +253,7 @@ cleanup:
     t = os.path.join(d, "t")
     os.mkdir(t)
     p = mpirun(3, ["-q", "-t", "2", "-c", big, "-D", t, "--json", os.path.join(d, "f.json"),
-                   "2"], hosts=True, tiny="1m", target=t)
+                   "--no-space-check", "2"], hosts=True, tiny="1m", target=t)
     check(p.returncode == 1, f"setup ENOSPC on rank 1: exit 1 ({p.returncode})", p.stderr)
     check("rank 1" in p.stderr and "h1" in p.stderr, "message names host h1 and rank 1", p.stderr)
     check(sum("full" in l for l in p.stderr.splitlines()) == 1, "one message", p.stderr)

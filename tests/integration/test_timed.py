@@ -19,7 +19,7 @@ check(any("warmup" in l for l in progress), "a warmup progress line", res)
 check(sum("execute" in l for l in progress) >= 2, "execute progress lines", res)
 tp = [l for l in lines if l.startswith("Throughput ")]
 check(len(tp) == 1, "one Throughput line", res)
-m = re.match(r"^Throughput (\S+) MB/sec  4 clients  4 procs  max_latency=(\d+\.\d{3}) ms$",
+m = re.match(r"^Throughput (\S+) MB/sec  4 clients  4 threads  max_latency=(\d+\.\d{3}) ms$",
              tp[0])
 check(m is not None, "Throughput line format", res)
 j = res.json
