@@ -457,9 +457,7 @@ static void print_figures(FILE *out, const struct lg_config *cfg, const struct l
 	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
 
 	/* dbench's "N clients  N procs", its fields in place, saying what runs each client */
-	fprintf(out, "
-Throughput %g MB/sec  %u %s  %u %s  max_latency=%.3f ms
-", mbps,
+	fprintf(out, "\nThroughput %g MB/sec  %u %s  %u %s  max_latency=%.3f ms\n", mbps,
 		run->nclients, run->nclients == 1 ? "client" : "clients", run->nclients,
 		cfg && cfg->processes ? (run->nclients == 1 ? "process" : "processes")
 				      : (run->nclients == 1 ? "thread" : "threads"),
