@@ -300,6 +300,10 @@ MUTANTS = [
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
      "integration_test_quiet_failures"),
+    # --- issue 25: suite ---
+    ("fairness-median-even", "src/stats.c",
+     "out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;", "out->median = v[n / 2];",
+     "unit_stats|unit_result_summary|integration_test_repeat"),
 ]
 
 
