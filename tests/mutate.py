@@ -304,6 +304,9 @@ MUTANTS = [
     ("fairness-median-even", "src/stats.c",
      "out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;", "out->median = v[n / 2];",
      "unit_stats|unit_result_summary|integration_test_repeat"),
+    ("last-interval-short-lost", "src/engine_watch.c",
+     "\tif (!t.sum[LG_TICK_D_OPS] && !t.max[LG_TICK_TICK])", "\tif (!t.max[LG_TICK_TICK])",
+     "unit_engine$|integration_test_timed"),
 ]
 
 
