@@ -74,6 +74,25 @@ int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen)
 #endif
 }
 
+int64_t lg_clock_offset_ns(uint64_t t0, uint64_t tr, uint64_t t1)
+{
+	/* the answer was read half way through the round trip, by rank 0's clock */
+	return (int64_t)(tr - (t0 + (t1 - t0) / 2));
+}
+
+double lg_start_skew_ms(const uint64_t *start_ns, const int64_t *off, unsigned n)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (unsigned r = 0; r < n; r++) {
+		int64_t t = (int64_t)start_ns[r] - off[r]; /* by rank 0's clock */
+
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	return n ? (double)(hi - lo) / 1e6 : 0;
+}
+
 bool lg_coord_built(void)
 {
 #ifdef LOADGEN_MPI

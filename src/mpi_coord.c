@@ -196,7 +196,7 @@ static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
 			t1 = realtime_ns();
 			if (t1 - t0 < best) {
 				best = t1 - t0;
-				off[r] = (int64_t)(tr - (t0 + best / 2));
+				off[r] = lg_clock_offset_ns(t0, tr, t1);
 			}
 		}
 		/* the true offset lies within best / 2 of the estimate: when that range holds

@@ -307,6 +307,12 @@ MUTANTS = [
     ("last-interval-short-lost", "src/engine_watch.c",
      "\tif (!t.sum[LG_TICK_D_OPS] && !t.max[LG_TICK_TICK])", "\tif (!t.max[LG_TICK_TICK])",
      "unit_engine$|integration_test_timed"),
+    ("skew-offset-sign-flipped", "src/coord.c",
+     "int64_t t = (int64_t)start_ns[r] - off[r];", "int64_t t = (int64_t)start_ns[r] + off[r];",
+     "unit_coord|integration_test_mpi"),
+    ("clock-offset-sign-flipped", "src/coord.c",
+     "return (int64_t)(tr - (t0 + (t1 - t0) / 2));", "return (int64_t)((t0 + (t1 - t0) / 2) - tr);",
+     "unit_coord|integration_test_mpi"),
 ]
 
 
