@@ -313,6 +313,13 @@ MUTANTS = [
     ("clock-offset-sign-flipped", "src/coord.c",
      "return (int64_t)(tr - (t0 + (t1 - t0) / 2));", "return (int64_t)((t0 + (t1 - t0) / 2) - tr);",
      "unit_coord|integration_test_mpi"),
+    ("drop-caches-pagecache-only", "src/engine_os.c",
+     'write(fd, "3", 1) != 1', 'write(fd, "1", 1) != 1',
+     "unit_engine_os|integration_test_modes|integration_test_syscalls"),
+    ("log-no-sync-per-interval", "src/monitor.c",
+     '"interval", interval_line(m, iv, sys));\n\t\tlg_runlog_sync(m->log);',
+     '"interval", interval_line(m, iv, sys));',
+     "unit_runlog|unit_monitor|integration_test_runlog|integration_test_syscalls"),
 ]
 
 
