@@ -1,5 +1,7 @@
-/* Coordination of ranks: launch detection, the single-host no-ops and the shared run
- * directory. The MPI backend lives in mpi_coord.c and mpi_result.c (LOADGEN_MPI). */
+/* Coordination of ranks: launch detection, the single-host no-ops, the shared run
+ * directory, and the clock arithmetic of the start (offsets, skew), kept here without MPI
+ * so that it is tested with made-up offsets. The MPI backend lives in mpi_coord.c and
+ * mpi_result.c (LOADGEN_MPI). */
 #include "loadgen/coord.h"
 
 #include <errno.h>
