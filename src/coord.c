@@ -82,6 +82,11 @@ int64_t lg_clock_offset_ns(uint64_t t0, uint64_t tr, uint64_t t1)
 	return (int64_t)(tr - (t0 + (t1 - t0) / 2));
 }
 
+uint64_t lg_clock_local_ns(uint64_t at, int64_t off)
+{
+	return at + (uint64_t)off; /* modulo 2^64: a negative offset subtracts */
+}
+
 double lg_start_skew_ms(const uint64_t *start_ns, const int64_t *off, unsigned n)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;

@@ -313,6 +313,8 @@ MUTANTS = [
     ("clock-offset-sign-flipped", "src/coord.c",
      "return (int64_t)(tr - (t0 + (t1 - t0) / 2));", "return (int64_t)((t0 + (t1 - t0) / 2) - tr);",
      "unit_coord|integration_test_mpi"),
+    ("start-instant-offset-flipped", "src/coord.c",
+     "return at + (uint64_t)off;", "return at - (uint64_t)off;", "unit_coord|integration_test_mpi"),
     ("drop-caches-pagecache-only", "src/engine_os.c",
      'write(fd, "3", 1) != 1', 'write(fd, "1", 1) != 1',
      "unit_engine_os|integration_test_modes|integration_test_syscalls"),

@@ -175,9 +175,12 @@ static void test_clock_offsets_and_skew(void **state)
 	assert_int_equal(lg_clock_offset_ns(T, T + 400000 - 3 * MS, T + 800000), -3 * MS);
 	assert_int_equal(lg_clock_offset_ns(T, T + 400000, T + 800000), 0);
 
-	/* all three start at the same instant T: each reads T plus its offset; no skew */
+	/* rank 0 picks T; each rank sleeps until T as its own clock reads it, and reads that
+	 * when it wakes: all start at the same instant, no skew */
+	assert_int_equal(lg_clock_local_ns(T, 5 * MS), T + 5 * MS);
+	assert_int_equal(lg_clock_local_ns(T, -3 * MS), T - 3 * MS);
 	for (int r = 0; r < 3; r++)
-		start[r] = (uint64_t)((int64_t)T + off[r]);
+		start[r] = lg_clock_local_ns(T, off[r]);
 	assert_float_equal(lg_start_skew_ms(start, off, 3), 0, 1e-9);
 	/* rank 2 starts 2 ms late, rank 1 1 ms early: 3 ms apart by rank 0's clock (by the
 	 * raw clocks: 9 ms; with the offsets added rather than taken away: 19 ms) */
