@@ -81,8 +81,14 @@ b, c = cmp["b"], cmp["c"]
 check(b["verdict"] == "no significant difference",
       f"b (identical to a): no significant difference ({b['change_pct']:.2f} %, p "
       f"{b['paired_t']['p']:.3g})", show(p))
-check(c["verdict"] == "slower" and -15 < c["change_pct"] < -5,
-      f"c at 90 % of the rate: slower ({c['change_pct']:.2f} %)", show(p))
+# the size of the change is what the runs say (stalls, one-sided, move it by any amount:
+# c 8-20 % below its rate in all 6 runs once on a loaded machine; so no band: each
+# variant's rate is checked below as its setting and as a bound no run exceeds)
+pa, pc = [pr["a"] for pr in c["pairs"]], [pr["b"] for pr in c["pairs"]]
+want = (sum(pc) - sum(pa)) / sum(pa) * 100
+check(c["verdict"] == "slower" and abs(c["change_pct"] - want) <= 1e-9 * abs(want),
+      f"c at 90 % of the rate: slower ({c['change_pct']:.2f} %, from the runs {want:.2f} %)",
+      show(p))
 want = holm([b["paired_t"]["p"], c["paired_t"]["p"]])
 check(abs(b["p_adjusted"] - want[0]) <= 1e-9 * want[0] + 1e-15
       and abs(c["p_adjusted"] - want[1]) <= 1e-9 * want[1] + 1e-15,
@@ -112,6 +118,7 @@ for i, name in enumerate(("a", "b", "c")):
     ops, rate = [run["ops_per_s"] for run in r["runs"]], 270 if name == "c" else 300
     check(max(ops) <= rate * NOPS / (NOPS - 1) * 1.001,
           f"{f}: no run faster than its rate {rate} ops/s ({ops})")
+    check(r["config"]["rate_ops"] == rate, f"{f}: ran at --rate-ops {rate}")
 lines = p.stdout.strip().splitlines()
 check(lines[-2:] == [
     "Verdict: b: no significant difference (against A, paired t-test on 6 pairs, "
