@@ -1,5 +1,7 @@
-/* Coordination of ranks: launch detection, the single-host no-ops and the shared run
- * directory. The MPI backend lives in mpi_coord.c and mpi_result.c (LOADGEN_MPI). */
+/* Coordination of ranks: launch detection, the single-host no-ops, the shared run
+ * directory, and the clock arithmetic of the start (offsets, skew), kept here without MPI
+ * so that it is tested with made-up offsets. The MPI backend lives in mpi_coord.c and
+ * mpi_result.c (LOADGEN_MPI). */
 #include "loadgen/coord.h"
 
 #include <errno.h>
@@ -72,6 +74,30 @@ int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen)
 		 "installed", force ? "--mpi" : name);
 	return -ENOTSUP;
 #endif
+}
+
+int64_t lg_clock_offset_ns(uint64_t t0, uint64_t tr, uint64_t t1)
+{
+	/* the answer was read half way through the round trip, by rank 0's clock */
+	return (int64_t)(tr - (t0 + (t1 - t0) / 2));
+}
+
+uint64_t lg_clock_local_ns(uint64_t at, int64_t off)
+{
+	return at + (uint64_t)off; /* modulo 2^64: a negative offset subtracts */
+}
+
+double lg_start_skew_ms(const uint64_t *start_ns, const int64_t *off, unsigned n)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (unsigned r = 0; r < n; r++) {
+		int64_t t = (int64_t)start_ns[r] - off[r]; /* by rank 0's clock */
+
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	return n ? (double)(hi - lo) / 1e6 : 0;
 }
 
 bool lg_coord_built(void)

@@ -196,7 +196,7 @@ static void clock_offsets(struct lg_coord *c, int64_t *off, uint64_t *err_ns)
 			t1 = realtime_ns();
 			if (t1 - t0 < best) {
 				best = t1 - t0;
-				off[r] = (int64_t)(tr - (t0 + best / 2));
+				off[r] = lg_clock_offset_ns(t0, tr, t1);
 			}
 		}
 		/* the true offset lies within best / 2 of the estimate: when that range holds
@@ -235,11 +235,11 @@ static int mpi_start(struct lg_coord *c, int rc, char *err, size_t errlen)
 			at = realtime_ns() + lead;
 		MPI_Ibcast(&at, 1, MPI_UINT64_T, 0, m->comm, &req);
 		lg_mpi_wait(&req, 1);
-		late = realtime_ns() + lead / 2 > at + (uint64_t)mine;
+		late = realtime_ns() + lead / 2 > lg_clock_local_ns(at, mine);
 		MPI_Iallreduce(MPI_IN_PLACE, &late, 1, MPI_UINT64_T, MPI_MAX, m->comm, &req);
 		lg_mpi_wait(&req, 1);
 	}
-	at += (uint64_t)mine;
+	at = lg_clock_local_ns(at, mine);
 	ts = (struct timespec){ (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
 	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;

@@ -167,18 +167,18 @@ static int gather_env(struct lg_coord *c, const struct rank_msg *msg, const char
 }
 
 /* Rank 0: the start skew is the spread of the moments the ranks started, each rank's
- * wall clock corrected by its offset measured at the start (mpi_coord.c). */
-static double skew_ms(const struct rank_msg *msg, const int64_t *off, unsigned n)
+ * wall clock corrected by its offset measured at the start (mpi_coord.c). 0 or -ENOMEM. */
+static int skew_ms(const struct rank_msg *msg, const int64_t *off, unsigned n, double *ms)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t *start = malloc((n ? n : 1) * sizeof(*start));
 
-	for (unsigned r = 0; r < n; r++) {
-		int64_t t = (int64_t)msg[r].start_realtime_ns - off[r];
-
-		lo = t < lo ? t : lo;
-		hi = t > hi ? t : hi;
-	}
-	return n ? (double)(hi - lo) / 1e6 : 0;
+	if (!start)
+		return -ENOMEM;
+	for (unsigned r = 0; r < n; r++)
+		start[r] = msg[r].start_realtime_ns;
+	*ms = lg_start_skew_ms(start, off, n);
+	free(start);
+	return 0;
 }
 
 static int gather_ranks(struct lg_coord *c, struct lg_run *run)
@@ -210,7 +210,7 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 		rc = gather_env(c, msg, text, env);
 	if (!rc && m) {
 		rc = build_hosts(m, msg, env);
-		m->start_skew_ms = skew_ms(msg, mp->off, c->size);
+		rc = rc ? rc : skew_ms(msg, mp->off, c->size, &m->start_skew_ms);
 		m->clock_error_ms = (double)mp->clock_err_ns / 1e6;
 		m->per_rank = c->size ? run->nclients / c->size : 0;
 	}

@@ -401,6 +401,28 @@ MUTANTS = [
     ("space-per-client-only", "src/space.c",
      "need = fp.bytes > UINT64_MAX / cfg->clients ? UINT64_MAX : fp.bytes * cfg->clients;",
      "need = fp.bytes;", "integration_test_space_check"),
+    # --- issue 25: suite ---
+    ("fairness-median-even", "src/stats.c",
+     "out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;", "out->median = v[n / 2];",
+     "unit_stats|unit_result_summary|integration_test_repeat"),
+    ("last-interval-short-lost", "src/engine_watch.c",
+     "\tif (!t.sum[LG_TICK_D_OPS] && !t.max[LG_TICK_TICK])", "\tif (!t.max[LG_TICK_TICK])",
+     "unit_engine$|integration_test_timed"),
+    ("skew-offset-sign-flipped", "src/coord.c",
+     "int64_t t = (int64_t)start_ns[r] - off[r];", "int64_t t = (int64_t)start_ns[r] + off[r];",
+     "unit_coord|integration_test_mpi"),
+    ("clock-offset-sign-flipped", "src/coord.c",
+     "return (int64_t)(tr - (t0 + (t1 - t0) / 2));", "return (int64_t)((t0 + (t1 - t0) / 2) - tr);",
+     "unit_coord|integration_test_mpi"),
+    ("start-instant-offset-flipped", "src/coord.c",
+     "return at + (uint64_t)off;", "return at - (uint64_t)off;", "unit_coord|integration_test_mpi"),
+    ("drop-caches-pagecache-only", "src/engine_os.c",
+     'write(fd, "3", 1) != 1', 'write(fd, "1", 1) != 1',
+     "unit_engine_os|integration_test_modes|integration_test_syscalls"),
+    ("log-no-sync-per-interval", "src/monitor.c",
+     '"interval", interval_line(m, iv, sys));\n\t\tlg_runlog_sync(m->log);',
+     '"interval", interval_line(m, iv, sys));',
+     "unit_runlog|unit_monitor|integration_test_runlog|integration_test_syscalls"),
 ]
 
 

@@ -1,6 +1,6 @@
 /* Unit tests of the coordination layer without MPI: launcher detection, the single-host
- * no-op hooks, the run directory with no coordinator, the hash, and --mpi refused by a
- * build without MPI. */
+ * no-op hooks, the run directory with no coordinator, the hash, --mpi refused by a
+ * build without MPI, and the clock offsets and start skew with made-up offsets. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,6 +158,39 @@ static void test_hash(void **state)
 		    lg_hash_bytes(LG_HASH_INIT, "foobar", 6));
 }
 
+#define MS 1000000ll /* ns */
+
+/* Clocks of ranks, with made-up offsets (on one host every offset is 0, so a sign flipped
+ * anywhere would show in no run here): rank 1's clock 5 ms ahead of rank 0's, rank 2's
+ * 3 ms behind. */
+static void test_clock_offsets_and_skew(void **state)
+{
+	const uint64_t T = 1700000000000000000ull; /* a wall clock instant, ns */
+	const int64_t off[3] = { 0, 5 * MS, -3 * MS };
+	uint64_t start[3];
+
+	(void)state;
+	/* a ping: sent at T, 0.4 ms each way; the rank reads its clock on arrival */
+	assert_int_equal(lg_clock_offset_ns(T, T + 400000 + 5 * MS, T + 800000), 5 * MS);
+	assert_int_equal(lg_clock_offset_ns(T, T + 400000 - 3 * MS, T + 800000), -3 * MS);
+	assert_int_equal(lg_clock_offset_ns(T, T + 400000, T + 800000), 0);
+
+	/* rank 0 picks T; each rank sleeps until T as its own clock reads it, and reads that
+	 * when it wakes: all start at the same instant, no skew */
+	assert_int_equal(lg_clock_local_ns(T, 5 * MS), T + 5 * MS);
+	assert_int_equal(lg_clock_local_ns(T, -3 * MS), T - 3 * MS);
+	for (int r = 0; r < 3; r++)
+		start[r] = lg_clock_local_ns(T, off[r]);
+	assert_float_equal(lg_start_skew_ms(start, off, 3), 0, 1e-9);
+	/* rank 2 starts 2 ms late, rank 1 1 ms early: 3 ms apart by rank 0's clock (by the
+	 * raw clocks: 9 ms; with the offsets added rather than taken away: 19 ms) */
+	start[1] = (uint64_t)((int64_t)T - 1 * MS + off[1]);
+	start[2] = (uint64_t)((int64_t)T + 2 * MS + off[2]);
+	assert_float_equal(lg_start_skew_ms(start, off, 3), 3.0, 1e-9);
+	assert_float_equal(lg_start_skew_ms(start, off, 1), 0, 1e-9);
+	assert_float_equal(lg_start_skew_ms(start, off, 0), 0, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_single_host_hooks),
 		cmocka_unit_test(test_rundir_single),
 		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_clock_offsets_and_skew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

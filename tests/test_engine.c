@@ -3,7 +3,8 @@
  * setup errors refusing the run, the run directory made and removed (or kept), the
  * timeline adding up to the totals' ops, no p99 for an idle interval, --abort-on-error
  * in warm-up making an aborted run, an interrupt ending a long setup or run early, and
- * a master woken late taking one long interval, not a run of empty ones. */
+ * a master woken late taking one long interval, not a run of empty ones, and the last
+ * interval kept however short it is when ops are pending. */
 #include "loadgen/engine.h"
 
 #include <dirent.h>
@@ -255,6 +256,67 @@ static void test_next_tick(void **state)
 	assert_int_equal(lg_engine_next_tick(1000 * MS, 3600000 * MS, 100 * MS), 3600100 * MS);
 }
 
+/* The last interval, taken once the clients stopped, however short it is: ops recorded
+ * since the previous tick make a timeline entry even 1 ns after it (the timeline adds up
+ * to the totals); with nothing pending, an interval under 1 % of one is no entry. */
+static void test_last_interval_short(void **state)
+{
+	struct lg_config cfg = { .quiet = true, .interval_s = 1 };
+	struct lg_shared sh;
+	struct lg_run run;
+	struct engine e;
+	struct lg_live *live = aligned_alloc(64, 2 * sizeof(*live));
+	const struct lg_interval *iv;
+
+	(void)state;
+	assert_non_null(live);
+	memset(live, 0, 2 * sizeof(*live));
+	memset(&sh, 0, sizeof(sh));
+	memset(&run, 0, sizeof(run));
+	memset(&e, 0, sizeof(e));
+	e.cfg = &cfg;
+	e.sh = &sh;
+	e.live = live;
+	e.spawn.started = 2;
+	e.run = &run;
+	e.interval_ns = 1000 * MS;
+	e.t_exec = 10000 * MS;
+	e.prev_tick = e.t_exec + 3000 * MS; /* three intervals taken */
+	e.prev = (struct sums){ .ops = 120, .m_ops = 100, .m_wr = 100 * 4096 };
+	atomic_store(&live[0].ops, 62);
+	atomic_store(&live[0].m_ops, 52);
+	atomic_store(&live[0].m_written, 52 * 4096);
+	atomic_store(&live[1].ops, 61);
+	atomic_store(&live[1].m_ops, 51);
+	atomic_store(&live[1].m_written, 51 * 4096);
+	atomic_store(&live[1].window_max, 7 * MS);
+
+	/* nothing pending, 1 ns after the tick: too short to be worth an entry */
+	e.prev.m_ops = 103;
+	e.prev.m_wr = 103 * 4096;
+	assert_int_equal(lg_engine_last_interval(&e, e.prev_tick + 1), 0);
+	assert_int_equal(run.ntimeline, 0);
+
+	/* three ops pending, 1 ns after the tick: they are the last entry */
+	e.prev.m_ops = 100;
+	e.prev.m_wr = 100 * 4096;
+	atomic_store(&live[1].window_max, 7 * MS);
+	assert_int_equal(lg_engine_last_interval(&e, e.prev_tick + 1), 0);
+	assert_int_equal(run.ntimeline, 1);
+	iv = &run.timeline[0];
+	assert_int_equal(iv->ops, 3);
+	assert_int_equal(iv->bytes_written, 3 * 4096);
+	assert_int_equal(iv->bytes, 3 * 4096);
+	assert_int_equal(iv->max_latency_ns, 7 * MS);
+	assert_float_equal(iv->t_s, 3.000000001, 1e-12);
+	assert_float_equal(iv->len_s, 1e-9, 1e-15);
+	assert_int_equal(e.prev.m_ops, 103); /* taken: the next one starts from here */
+	assert_int_equal(e.prev_tick, e.t_exec + 3000 * MS + 1);
+	assert_int_equal(atomic_load(&sh.epoch), 1);
+	lg_run_clear(&run);
+	free(live);
+}
+
 static int slow_calls; /* progress lines of the measured phase slow_progress printed */
 
 /* The master is late once: its first progress line of the measured phase takes 350 ms
@@ -411,6 +473,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idle_interval_p99, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_abort_in_warmup, setup_dir, remove_dir),
 		cmocka_unit_test(test_next_tick),
+		cmocka_unit_test(test_last_interval_short),
 		cmocka_unit_test_setup_teardown(test_late_master, setup_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_interrupt_setup, setup_dir, remove_dir),
 		/* last: the interrupt flag stays set */

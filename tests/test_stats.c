@@ -1,4 +1,4 @@
-/* Stats: client create/reset/sum, run merge, timeline, clear. */
+/* Stats: client create/reset/sum, run merge, timeline, fairness, clear. */
 #include "loadgen/stats.h"
 
 #include <errno.h>
@@ -225,6 +225,62 @@ static void test_timeline(void **state)
 	assert_null(run.timeline);
 }
 
+/* Fairness over clients that differ, with an even count: the median is the mean of the two
+ * middle values, not the upper one (identical clients hide that). */
+static void test_fairness_unequal(void **state)
+{
+	static const uint64_t mb[4] = { 10, 1, 3, 2 }; /* MB each client wrote, not sorted */
+	static const uint64_t nops[3] = { 4, 1, 7 };   /* ops of three clients, no bytes */
+	struct lg_fairness f;
+	struct lg_run run;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	run.nclients = 4;
+	run.ntypes = 1;
+	run.type_names = names;
+	run.duration_s = 2.0;
+	run.clients = calloc(4, sizeof(*run.clients));
+	assert_non_null(run.clients);
+	for (unsigned c = 0; c < 4; c++) {
+		assert_int_equal(lg_client_stats_create(c, 1, &run.clients[c]), 0);
+		op(run.clients[c], 0, 1000, 0, mb[c] * 2000000, -1); /* mb[c] MB/s over 2 s */
+	}
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_int_equal(lg_run_fairness(&run, &f), 0);
+	assert_string_equal(f.metric, "throughput_mbps");
+	assert_float_equal(f.min, 1.0, 1e-9);
+	assert_float_equal(f.max, 10.0, 1e-9);
+	assert_float_equal(f.median, 2.5, 1e-9); /* (2 + 3) / 2, not 3 */
+	assert_float_equal(f.jain, 16.0 * 16.0 / (4 * 114.0), 1e-9);
+
+	run.nclients = 2; /* the two middle ones of two: 10 and 1 MB/s */
+	assert_int_equal(lg_run_fairness(&run, &f), 0);
+	assert_float_equal(f.median, 5.5, 1e-9);
+	run.nclients = 4;
+	lg_run_clear(&run);
+
+	memset(&run, 0, sizeof(run)); /* odd count, ops only: the middle value */
+	run.nclients = 3;
+	run.ntypes = 1;
+	run.type_names = names;
+	run.duration_s = 1.0;
+	run.clients = calloc(3, sizeof(*run.clients));
+	assert_non_null(run.clients);
+	for (unsigned c = 0; c < 3; c++) {
+		assert_int_equal(lg_client_stats_create(c, 1, &run.clients[c]), 0);
+		for (uint64_t i = 0; i < nops[c]; i++)
+			op(run.clients[c], 0, 1000, 0, 0, -1);
+	}
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_int_equal(lg_run_fairness(&run, &f), 0);
+	assert_string_equal(f.metric, "ops_per_s");
+	assert_float_equal(f.median, 4.0, 1e-9);
+	assert_float_equal(f.min, 1.0, 1e-9);
+	assert_float_equal(f.max, 7.0, 1e-9);
+	lg_run_clear(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_skips_and_untimed),
 		cmocka_unit_test(test_run_merge_empty),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_fairness_unequal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

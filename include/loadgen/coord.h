@@ -161,6 +161,18 @@ int lg_coord_sum(struct lg_coord *c, uint64_t *v, size_t n);
 int lg_coord_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		    char *err, size_t errlen);
 
+/* Clocks of ranks (the MPI backend's arithmetic, here so that it is tested without MPI).
+ * A rank's offset is how far its wall clock is ahead of rank 0's, ns. */
+/* The offset of a rank from one ping (Cristian's method): rank 0 sent at t0 and had the
+ * answer at t1, both by its clock; the rank read tr by its own clock in between. */
+int64_t lg_clock_offset_ns(uint64_t t0, uint64_t tr, uint64_t t1);
+/* Rank 0's instant at (ns by its wall clock) as a rank whose clock is off ns ahead reads
+ * it: where that rank sleeps until, to start with rank 0. */
+uint64_t lg_clock_local_ns(uint64_t at, int64_t off);
+/* The spread of n ranks' start instants, ms: start_ns[r] read by rank r's wall clock,
+ * each corrected by its offset off[r] to rank 0's clock. 0 when n is 0. */
+double lg_start_skew_ms(const uint64_t *start_ns, const int64_t *off, unsigned n);
+
 struct lg_config;
 /* Compare across ranks the hash of the workload text and of every setting that shapes
  * the load (parameters, NCLIENTS, times, flags, seed, rate, repeat). 0, or -EINVAL on
