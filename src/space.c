@@ -75,6 +75,8 @@ int lg_space_check(const struct lg_config *cfg, const struct lg_workload *wl, ch
 	char a[32], b[32], c[32], d[32], names[256], fix[96];
 	static const char *const phase[] = { "setup", "run", "cleanup" };
 
+	if (!wl) /* no workload yet (the other preflight checks alone) */
+		return 0;
 	lg_footprint(wl, &fp);
 	if (!fp.bytes || statvfs(cfg->directory, &sv) != 0 || sv.f_blocks == 0)
 		return 0; /* nothing to tell, or a filesystem that reports no sizes (some FUSE) */

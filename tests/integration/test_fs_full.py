@@ -22,7 +22,8 @@ os.mkdir(small)
 subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", small], check=True)
 try:
     dd = os.path.join(SOURCE, "loadfiles", "dd.yaml")
-    res = run(["--monitor", "off", "-D", small, "-c", dd, "-t", "1", "--warmup", "0", "1"],
+    res = run(["--monitor", "off", "--no-space-check", "-D", small,
+                "-c", dd, "-t", "1", "--warmup", "0", "1"],
               workdir=d)
     r = res.json["runs"][0]
     w = r["ops_by_type"]["write"]
@@ -45,7 +46,8 @@ try:
           "the text ends with the same verdict", res)
 
     # 6b: 12 KiB writes on 4 MiB: the last one that fits writes 4 KiB, with no error.
-    res = run(["--monitor", "off", "-D", small, "-c", dd, "-p", "bs=12KiB", "-t", "1",
+    res = run(["--monitor", "off", "--no-space-check", "-D", small,
+                "-c", dd, "-p", "bs=12KiB", "-t", "1",
                "--warmup", "0", "1"], workdir=d)
     r = res.json["runs"][0]
     w = r["ops_by_type"]["write"]
@@ -70,7 +72,8 @@ run:
 cleanup:
   - unlink: "big${client}"
 """)
-    res = run(["--monitor", "off", "-D", small, "-c", big, "-t", "1", "--warmup", "0", "1"],
+    res = run(["--monitor", "off", "--no-space-check", "-D", small,
+                "-c", big, "-t", "1", "--warmup", "0", "1"],
               workdir=d)
     r = res.json["runs"][0]
     f = r["failure"]
