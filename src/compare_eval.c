@@ -437,6 +437,8 @@ static void decide(const double *bm, const double *bo, size_t nb, const double *
 	m = &out->metric[LG_CMP_MBPS];
 	out->decided_by = m->base.mean == 0 && m->other.mean == 0 ? LG_CMP_OPS : LG_CMP_MBPS;
 	m = &out->metric[out->decided_by];
+	lg_cmp_drift_of(out->decided_by == LG_CMP_OPS ? bo : bm, nb, opts->alpha, &out->drift[0]);
+	lg_cmp_drift_of(out->decided_by == LG_CMP_OPS ? oo : om, no, opts->alpha, &out->drift[1]);
 	if (!m->tested) {
 		out->verdict = LG_VERDICT_NONE;
 		return;

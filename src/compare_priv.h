@@ -45,6 +45,10 @@ int lg_cmp_print_tables(const struct cmp_table *t);
 
 /* "12.34 ± 0.56", or "12.34" when there is no interval (one run). */
 void lg_cmp_fmt_stat(const struct lg_stat_summary *s, int prec, char *buf, size_t len);
+/* The drift findings of r, one line each, indented by indent: "base.json drifts -1.9 %
+ * per run (p 0.010)". Nothing when neither side drifts. */
+void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const char *other,
+			const char *indent);
 /* "+1.2 %", or "n/a". */
 void lg_cmp_fmt_pct(double pct, char *buf, size_t len);
 

@@ -201,6 +201,7 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 		       m->runs_needed ? m->runs_needed : (size_t)LG_COMPARE_MAX_RUNS,
 		       m->target_pct);
 	putchar('\n');
+	lg_cmp_print_drift(&c->r, t->files[0].path, t->files[i].path, "    ");
 }
 
 /* The system counters that changed most between the runs of one cell, where the files

@@ -60,6 +60,32 @@ void lg_cmp_fmt_pct(double pct, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
+void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const char *other,
+			const char *indent)
+{
+	bool any = false;
+
+	for (int side = 0; side < 2; side++) {
+		const struct lg_cmp_drift *d = &r->drift[side];
+		const char *path = side ? other : base;
+
+		if (d->drifts)
+			printf("%sDrift: %s drifts %+.1f %% per run (p %s%.3f)\n", indent, path,
+			       d->trend.slope_pct, d->trend.p < 0.001 ? "< " : "",
+			       d->trend.p < 0.001 ? 0.001 : d->trend.p);
+		if (d->first_apart)
+			printf("%sDrift: the first run of %s is %+.1f %% off its other runs "
+			       "(p %s%.3f)\n", indent, path, d->first.diff_pct,
+			       d->first.p < 0.001 ? "< " : "", d->first.p < 0.001 ? 0.001 : d->first.p);
+		any = any || d->drifts || d->first_apart;
+	}
+	if (any)
+		printf("%s  Runs of one batch are not independent samples of its setup, so the "
+		       "verdict\n%s  may be the batches' rather than the setups': give several "
+		       "files per side\n%s  (compare A1 A2 -- B1 B2), or interleave with "
+		       "loadgen ab.\n", indent, indent, indent);
+}
+
 static void fmt_p(double p, bool tested, char *buf, size_t len)
 {
 	if (!tested)
@@ -155,6 +181,7 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 		printf("  Note: all runs within each file gave the same value (zero variance); "
 		       "any difference counts as significant.\n");
 	print_support(r, c);
+	lg_cmp_print_drift(r, base->path, other->path, "  ");
 }
 
 static void fmt_ms(const struct lg_cmp_latency *l, uint64_t ns, bool known, char *buf,

@@ -94,6 +94,17 @@ struct lg_cmp_metric_result {
 					 0 when over LG_COMPARE_MAX_RUNS */
 };
 
+/* Whether one side's runs drift over their order: they are in time order in a result
+ * file, and a batch's shared state (what else ran, caches, neighbours) shows as a trend
+ * or as a first run apart from the rest. Tested on the deciding metric. */
+struct lg_cmp_drift {
+	bool tested;                /* 3 runs or more, so trend and first are set */
+	struct lg_stat_trend trend; /* least-squares trend over run order */
+	struct lg_stat_first first; /* the first run against the others */
+	bool drifts;                /* trend.p < alpha */
+	bool first_apart;           /* first.p < alpha */
+};
+
 /* One file against the baseline. */
 struct lg_cmp_result {
 	struct lg_cmp_metric_result metric[LG_CMP_NMETRICS]; /* by enum lg_cmp_metric */
@@ -104,6 +115,7 @@ struct lg_cmp_result {
 					  though it could have reached alpha */
 	bool rank_too_few;             /* the rank test cannot reach alpha with these runs */
 	unsigned clients;              /* the client count compared (0: not recorded) */
+	struct lg_cmp_drift drift[2];  /* [0] the baseline's runs, [1] the other file's */
 };
 
 /* Latency of one op type over all runs of a file, from the merged histograms. */
@@ -160,6 +172,10 @@ const char *lg_cmp_verdict_name(const struct lg_cmp_result *r);
 /* "throughput_mbps" or "ops_per_s" (the JSON key); unit: "MB/s" or "ops/s". */
 const char *lg_cmp_metric_key(enum lg_cmp_metric m);
 const char *lg_cmp_metric_unit(enum lg_cmp_metric m);
+
+/* Test values v[0..n-1] (in run order) for drift at level alpha. Cannot fail: fewer than
+ * 3 values leave out->tested false. */
+void lg_cmp_drift_of(const double *v, size_t n, double alpha, struct lg_cmp_drift *out);
 
 /* --- Setup differences and latency --- */
 
