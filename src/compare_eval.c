@@ -297,6 +297,8 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 	if (rc)
 		goto fail;
 	rc = make_groups(out);
+	if (rc == 0)
+		rc = lg_cmp_file_set_batches(out);
 	if (rc) {
 		lg_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
 		goto fail;
@@ -369,7 +371,11 @@ void lg_cmp_file_release(struct lg_cmp_file *f)
 		free(f->groups[i].runs);
 		free(f->groups[i].mbps);
 		free(f->groups[i].ops);
+		free(f->groups[i].boff);
+		free(f->groups[i].bmbps);
+		free(f->groups[i].bops);
 	}
+	free(f->own_path);
 	free(f->groups);
 	memset(f, 0, sizeof(*f));
 }
@@ -472,8 +478,17 @@ void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *oth
 void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
 			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
 {
-	decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts, out);
+	bool by_batch = base->nbatches >= 2 && other->nbatches >= 2;
+
+	if (by_batch)
+		decide(base->bmbps, base->bops, base->nbatches, other->bmbps, other->bops,
+		       other->nbatches, opts, out);
+	else
+		decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts,
+		       out);
 	out->clients = base->clients;
+	out->by_batch = by_batch;
+	lg_cmp_batches_of(base, other, opts, out);
 }
 
 const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients)

@@ -116,6 +116,29 @@ static json_t *drift_json(const struct lg_cmp_drift *d)
 			 "first_run_p", num(d->first.p), "first_run_apart", (int)d->first_apart);
 }
 
+static json_t *nested_json(const struct lg_cmp_result *r, int side)
+{
+	const struct lg_stat_nested *n = &r->nested[side];
+
+	if (!r->nested_ok[side])
+		return json_null();
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}", "batches", (json_int_t)n->k,
+			 "runs", (json_int_t)n->n, "var_between", num(n->var_between),
+			 "var_within", num(n->var_within), "f", num(n->f), "p_value", num(n->p));
+}
+
+/* unit, batches and variance_components of a cell, added to o. */
+static int batches_json(json_t *o, const struct lg_cmp_result *r)
+{
+	return json_object_set_new(o, "unit", json_string(r->by_batch ? "batch" : "run")) ||
+	       json_object_set_new(o, "batches",
+				   json_pack("{s:I, s:I}", "baseline", (json_int_t)r->batches[0],
+					     "other", (json_int_t)r->batches[1])) ||
+	       json_object_set_new(o, "variance_components",
+				   json_pack("{s:o, s:o}", "baseline", nested_json(r, 0), "other",
+					     nested_json(r, 1)));
+}
+
 static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_cell *c)
 {
 	const struct lg_cmp_result *r = &c->r;
@@ -140,9 +163,10 @@ static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_c
 			 "mde_pct", m->tested ? num(m->mde_pct) : json_null(),
 			 "latency", latency_json(t, i, c));
 
-	if (o && json_object_set_new(o, "drift", json_pack("{s:o, s:o}", "baseline",
-							    drift_json(&r->drift[0]), "other",
-							    drift_json(&r->drift[1])))) {
+	if (o && (json_object_set_new(o, "drift", json_pack("{s:o, s:o}", "baseline",
+							     drift_json(&r->drift[0]), "other",
+							     drift_json(&r->drift[1]))) ||
+		  batches_json(o, r))) {
 		json_decref(o);
 		o = NULL;
 	}

@@ -11,8 +11,13 @@ struct cli {
 	bool json;               /* --json: the comparison as JSON on stdout */
 	bool fail_if_slower;     /* --fail-if-slower given */
 	double slower_pct;       /* its PCT */
-	char **paths;            /* the files, baseline first (borrowed from argv) */
-	size_t npaths;           /* at least 2 */
+	char **paths;            /* per side, its (first) file, baseline first (owned array
+				    of strings borrowed from argv) */
+	char ***side;            /* per side, its files: batches of one setup (owned array
+				    of pointers into argv) */
+	size_t *side_n;          /* per side, the number of its files, >= 1 (owned) */
+	size_t npaths;           /* sides, at least 2 */
+	bool batches;            /* sides were separated by --: each may hold batches */
 };
 
 /* One client count of one file against the baseline. */
@@ -49,6 +54,12 @@ void lg_cmp_fmt_stat(const struct lg_stat_summary *s, int prec, char *buf, size_
  * per run (p 0.010)". Nothing when neither side drifts. */
 void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const char *other,
 			const char *indent);
+/* What the batches of r's sides say: the unit decided on, and per side with several
+ * batches the spread between and within them; indented by indent. */
+void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const char *other,
+			  const char *indent);
+/* The note for one batch per side: their spread is unknown. */
+void lg_cmp_print_batch_note(const char *indent);
 /* "+1.2 %", or "n/a". */
 void lg_cmp_fmt_pct(double pct, char *buf, size_t len);
 
