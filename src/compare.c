@@ -20,12 +20,14 @@
 #define EXIT_USAGE 2
 #define ERR_MAX 1024 /* one error message: a path and a reason */
 
-enum { OPT_JSON = 256, OPT_MIN_EFFECT, OPT_FAIL_IF_SLOWER };
+enum { OPT_JSON = 256, OPT_MIN_EFFECT, OPT_FAIL_IF_SLOWER, OPT_CALIB, OPT_NO_CALIB };
 
 static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
 	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
+	{ "calibration", required_argument, NULL, OPT_CALIB },
+	{ "no-calibration", no_argument, NULL, OPT_NO_CALIB },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -53,6 +55,10 @@ static void usage(FILE *f)
 		"                            baseline by more than PCT %%; else exit %d when\n"
 		"                            a comparison has no verdict (too few runs)\n"
 		"      --json                print the comparison as JSON (schema %s)\n"
+		"      --calibration FILE    the calibration store (loadgen calibrate) to use for\n"
+		"                            one batch against one (default: the user's store,\n"
+		"                            $XDG_DATA_HOME/loadgen/calibration.json)\n"
+		"      --no-calibration      use none\n"
 		"  -h, --help                this help\n\n"
 		"Significance level: %g. The verdict is on throughput (MB/s), or on ops/s when\n"
 		"throughput is 0 in both files. Exit status: 0 compared, 2 usage error or\n"
@@ -159,6 +165,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return bad_usage("invalid --fail-if-slower (want a percentage"
 						 " >= 0):", optarg);
 			break;
+		case OPT_CALIB:
+			c->calib_path = optarg;
+			break;
+		case OPT_NO_CALIB:
+			c->no_calib = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -264,6 +276,33 @@ static int gate(const struct cmp_table *t, const struct lg_cmp_file *other,
 	return 0;
 }
 
+/* One batch against one: add this machine's batch spread for the baseline's setup, when
+ * a calibration of it is stored. A store that cannot be read is said, once. */
+static void calibrate(const struct cmp_table *t, struct cmp_cell *cell)
+{
+	static bool said;
+	const struct cli *c = t->cli;
+	char def[1024], err[ERR_MAX];
+	const char *path = c->calib_path;
+	int rc;
+
+	if (c->no_calib || cell->r.batches[0] > 1 || cell->r.batches[1] > 1)
+		return;
+	if (!path && lg_calib_default_path(def, sizeof(def)) == 0)
+		path = def;
+	if (!path)
+		return;
+	rc = lg_calib_find(path, &t->files[0], cell->bg->clients, &cell->cal, err, sizeof(err));
+	if (rc == 0)
+		lg_calib_apply(&cell->cal, &c->opts, &cell->r);
+	else if (rc == -ENOENT && c->calib_path && !said)
+		fprintf(stderr, "loadgen compare: %s: no calibration of %s's setup at %u clients"
+			" (loadgen calibrate)\n", path, t->files[0].path, cell->bg->clients);
+	else if (rc != -ENOENT && !said)
+		fprintf(stderr, "loadgen compare: %s; not used\n", err);
+	said = said || rc != 0;
+}
+
 /* Decide file i against the baseline at every client count both have. */
 static int decide_row(struct cmp_table *t, size_t i)
 {
@@ -285,6 +324,7 @@ static int decide_row(struct cmp_table *t, size_t i)
 		if (!cell->present)
 			continue;
 		lg_cmp_decide_group(cell->bg, cell->og, &c->opts, &cell->r);
+		calibrate(t, cell);
 		cell->slower = c->fail_if_slower &&
 			       lg_cmp_slower_than(&cell->r, c->opts.alpha, c->slower_pct);
 		status = worse(status, gate(t, other, cell));

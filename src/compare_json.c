@@ -136,7 +136,19 @@ static int batches_json(json_t *o, const struct lg_cmp_result *r)
 					     "other", (json_int_t)r->batches[1])) ||
 	       json_object_set_new(o, "variance_components",
 				   json_pack("{s:o, s:o}", "baseline", nested_json(r, 0), "other",
-					     nested_json(r, 1)));
+					     nested_json(r, 1))) ||
+	       json_object_set_new(o, "calibration_used",
+				   r->calibrated
+					   ? json_pack("{s:s, s:I, s:f}", "file", r->calib_path,
+						       "batches", (json_int_t)r->calib_batches,
+						       "sd_between_pct", r->calib_sd_pct)
+					   : json_null()) ||
+	       json_object_set_new(o, "batches_needed",
+				   (r->by_batch || r->calibrated) &&
+						   r->metric[r->decided_by].runs_needed
+					   ? json_integer((json_int_t)r->metric[r->decided_by]
+								  .runs_needed)
+					   : json_null());
 }
 
 static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_cell *c)

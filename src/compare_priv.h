@@ -3,6 +3,7 @@
 #ifndef LOADGEN_COMPARE_PRIV_H
 #define LOADGEN_COMPARE_PRIV_H
 
+#include "loadgen/calibration.h"
 #include "loadgen/compare.h"
 
 /* What the command line asked for. */
@@ -18,6 +19,8 @@ struct cli {
 	size_t *side_n;          /* per side, the number of its files, >= 1 (owned) */
 	size_t npaths;           /* sides, at least 2 */
 	bool batches;            /* sides were separated by --: each may hold batches */
+	const char *calib_path;  /* --calibration FILE; NULL: the default store */
+	bool no_calib;           /* --no-calibration */
 };
 
 /* One client count of one file against the baseline. */
@@ -27,6 +30,7 @@ struct cmp_cell {
 	const struct lg_cmp_group *bg; /* the baseline's runs (borrowed) */
 	const struct lg_cmp_group *og; /* the other file's runs (borrowed) */
 	struct lg_cmp_result r;      /* the comparison */
+	struct lg_calib cal;         /* the calibration applied to r (r.calibrated) */
 };
 
 /* Everything compared: files[0] is the baseline; cells[i][g] is file i against the
@@ -58,6 +62,8 @@ void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const c
  * batches the spread between and within them; indented by indent. */
 void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const char *other,
 			  const char *indent);
+/* What calibration r used. */
+void lg_cmp_print_calibration(const struct lg_cmp_result *r, const char *indent);
 /* The note for one batch per side: their spread is unknown. */
 void lg_cmp_print_batch_note(const char *indent);
 /* "+1.2 %", or "n/a". */

@@ -199,10 +199,12 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 		printf("%s could detect %.1f %% or more; %s%zu %s per side for %g %%",
 		       c->r.below_min_effect ? ";" : ":", m->mde_pct, m->runs_needed ? "" : "over ",
 		       m->runs_needed ? m->runs_needed : (size_t)LG_COMPARE_MAX_RUNS,
-		       c->r.by_batch ? "batches" : "runs", m->target_pct);
+		       c->r.by_batch || c->r.calibrated ? "batches" : "runs", m->target_pct);
 	putchar('\n');
 	lg_cmp_print_drift(&c->r, t->files[0].path, t->files[i].path, "    ");
 	lg_cmp_print_batches(&c->r, t->files[0].path, t->files[i].path, "    ");
+	if (c->r.calibrated)
+		lg_cmp_print_calibration(&c->r, "    ");
 }
 
 /* Whether some cell compares one batch against one batch. */
@@ -211,7 +213,7 @@ static bool any_single(const struct cmp_table *t)
 	for (size_t i = 1; i < t->cli->npaths; i++)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present && t->cells[i][g].r.batches[0] < 2 &&
-			    t->cells[i][g].r.batches[1] < 2 &&
+			    t->cells[i][g].r.batches[1] < 2 && !t->cells[i][g].r.calibrated &&
 			    t->cells[i][g].r.verdict != LG_VERDICT_NONE)
 				return true;
 	return false;

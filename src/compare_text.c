@@ -94,6 +94,14 @@ void lg_cmp_print_batch_note(const char *indent)
 	       indent, indent, indent);
 }
 
+void lg_cmp_print_calibration(const struct lg_cmp_result *r, const char *indent)
+{
+	printf("%sCalibrated: batches of this setup differ by %.2f %% (sd) on this machine\n"
+	       "%s  (%zu A/A batches in %s);\n%s  counted as noise, so p, the smallest "
+	       "detectable change and the batches needed\n%s  include it.\n", indent,
+	       r->calib_sd_pct, indent, r->calib_batches, r->calib_path, indent, indent);
+}
+
 void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const char *other,
 			  const char *indent)
 {
@@ -162,14 +170,15 @@ static void print_metrics(const struct lg_cmp_result *r)
 static void print_support(const struct lg_cmp_result *r, const struct cli *c)
 {
 	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
-	const char *u = r->by_batch ? "batches" : "runs"; /* what the sample values are */
+	const char *u = r->by_batch || r->calibrated ? "batches" : "runs"; /* the sample unit */
 	char p[32];
 
 	fmt_p(m->mwu.p, true, p, sizeof(p));
 	if (r->rank_too_few)
 		printf("  Rank test (Mann-Whitney U): cannot reach p < %g with %zu and %zu %s"
 		       " (its smallest p is %.3f); it needs more %s to check this.\n",
-		       c->opts.alpha, m->base.n, m->other.n, u, m->mwu.min_p, u);
+		       c->opts.alpha, m->base.n, m->other.n, r->by_batch ? u : "runs",
+		       m->mwu.min_p, r->by_batch ? u : "runs");
 	else
 		printf("  Rank test (Mann-Whitney U): U = %g, p %s%s\n", m->mwu.stat, p,
 		       r->rank_disagrees ? ": it DISAGREES with Welch's test, so the runs do not"
@@ -222,7 +231,9 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 		       "any difference counts as significant.\n");
 	print_support(r, c);
 	lg_cmp_print_drift(r, base->path, other->path, "  ");
-	if (r->batches[0] < 2 && r->batches[1] < 2)
+	if (r->calibrated)
+		lg_cmp_print_calibration(r, "  ");
+	else if (r->batches[0] < 2 && r->batches[1] < 2)
 		lg_cmp_print_batch_note("  ");
 	else
 		lg_cmp_print_batches(r, base->path, other->path, "  ");

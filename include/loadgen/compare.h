@@ -129,6 +129,11 @@ struct lg_cmp_result {
 	bool nested_ok[2];             /* nested[] is set: that side has >= 2 batches and
 					  more runs than batches */
 	struct lg_stat_nested nested[2]; /* runs nested in batches, per side, deciding metric */
+	bool calibrated;               /* one batch per side, and a calibration's between-
+					  batch variance was added (lg_calib_apply) */
+	double calib_sd_pct;           /* that calibration's sd between batches, % of mean */
+	size_t calib_batches;          /* the A/A batches it was made from */
+	const char *calib_path;        /* its store (borrowed from the caller's struct) */
 };
 
 /* Latency of one op type over all runs of a file, from the merged histograms. */
