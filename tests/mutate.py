@@ -300,6 +300,24 @@ MUTANTS = [
     ("quiet-line-silent", "src/runs.c",
      "\tlg_report_issues(stdout, r); /* every failure is said, also in one line */\n", "",
      "integration_test_quiet_failures"),
+    # --- issue 31: batches, drift, calibration ---
+    ("batch-unit-ignored", "src/compare_eval.c",
+     "bool by_batch = base->nbatches >= 2 && other->nbatches >= 2;",
+     "bool by_batch = false;", "integration_test_compare_batches"),
+    ("nested-n0-mean-size", "src/compare_stats_batch.c",
+     "out->n0 = ((double)n - sumsq / (double)n) / (double)(k - 1);",
+     "out->n0 = (double)n / (double)k;", "unit_compare_stats_batch"),
+    ("first-apart-no-prediction", "src/compare_stats_batch.c",
+     "s * sqrt(1.0 + 1.0 / (double)(n - 1))", "s * sqrt(1.0 / (double)(n - 1))",
+     "unit_compare_stats_batch|integration_test_compare_drift"),
+    ("drift-trend-ignored", "src/compare_batches.c",
+     "out->drifts = out->trend.p < alpha;", "out->drifts = false;",
+     "integration_test_compare_drift"),
+    ("calib-between-once", "src/compare_calib.c",
+     "se2 = 2.0 * vb + va + vo;", "se2 = vb + va + vo;", "integration_test_calibrate"),
+    ("calib-kernel-in-key", "src/compare_calib.c",
+     "\"cpus_allowed\", \"fs_type\",", "\"cpus_allowed\", \"fs_type\", \"kernel\",",
+     "integration_test_calibrate"),
 ]
 
 
