@@ -42,9 +42,10 @@ static void on_signal(int sig)
 }
 
 /* Fork and exec argv (or sh -c cmd) in its own process group with the round's
- * environment; wait for it. The wait status, or -errno. */
+ * environment; wait for it. argv's stdout goes to out_fd (/dev/null when < 0). The wait
+ * status, or -errno. */
 static int spawn_wait(const struct ab_ctx *c, size_t vi, size_t round, size_t pos,
-		      const char *cmd, char **argv)
+		      const char *cmd, char **argv, int out_fd)
 {
 	char buf[32];
 	int st;
@@ -66,8 +67,8 @@ static int spawn_wait(const struct ab_ctx *c, size_t vi, size_t round, size_t po
 		setenv("LOADGEN_AB_DIR", c->v[vi].dir, 1);
 		if (cmd) {
 			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		} else { /* ab prints one line per run; the run's errors still show */
-			int fd = open("/dev/null", O_WRONLY);
+		} else { /* ab prints one line per run, and the report when it failed */
+			int fd = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
 
 			if (fd >= 0)
 				dup2(fd, STDOUT_FILENO);
@@ -102,18 +103,70 @@ static const char *failure(int st, char *buf, size_t len)
 	return buf;
 }
 
+/* The failed run of variant v in round: said with the child's own failure lines (from
+ * its report in out). The exit status to stop with. */
+static int run_failed(const struct ab_variant *v, size_t round, int st, const char *out)
+{
+	char why[96], head[256];
+
+	snprintf(head, sizeof(head), "loadgen ab: the run of variant '%s' in round %zu failed"
+		 " (%s)", v->name, round + 1, st < 0 ? strerror(-st)
+						      : failure(st, why, sizeof(why)));
+	lg_ab_child_say(stderr, head, out);
+	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE ? EXIT_USAGE
+									  : EXIT_ERRORS;
+}
+
+/* The result of the run that just ended into v->pending: a run that exited 0, or one
+ * whose measured phase succeeded and only its cleanup failed (exit 1; said, kept in
+ * v->cleanup). 0, or the exit status to stop with (said). */
+static int take_result(struct ab_variant *v, size_t round, int st, const char *tmp,
+		       const char *out)
+{
+	json_error_t jerr;
+	bool ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+
+	v->cleanup[0] = '\0';
+	json_decref(v->pending); /* only this run's own result may count */
+	v->pending = NULL;
+	jerr.line = jerr.column = 0;
+	snprintf(jerr.text, sizeof(jerr.text), "no result");
+	if (st >= 0 && (ok || (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_ERRORS)))
+		v->pending = json_load_file(tmp, 0, &jerr);
+	if (!ok && !(v->pending && lg_ab_cleanup_only(v->pending, v->cleanup,
+						      sizeof(v->cleanup)))) {
+		json_decref(v->pending);
+		v->pending = NULL;
+		return run_failed(v, round, st, out);
+	}
+	if (!ok) {
+		char head[384];
+
+		snprintf(head, sizeof(head), "loadgen ab: the cleanup of variant '%s' in round %zu"
+			 " failed (%s); the measured phase succeeded, so the run counts", v->name,
+			 round + 1, v->cleanup);
+		lg_ab_child_say(stderr, head, out);
+	}
+	if (!json_is_array(json_object_get(v->pending, "runs"))) {
+		fprintf(stderr, "loadgen ab: %s:%d:%d: %s\n", tmp, jerr.line, jerr.column,
+			v->pending ? "no runs in the result" : jerr.text);
+		return EXIT_ERRORS;
+	}
+	return 0;
+}
+
 /* The run of variant vi at position pos of round: its command, then the measured run;
  * its document goes to v->pending. 0, or an exit status to stop with. */
 static int run_variant(struct ab_ctx *c, size_t vi, size_t round, size_t pos)
 {
 	struct ab_variant *v = &c->v[vi];
-	char *argv[AB_MAX_FWD + AB_MAX_OPTS + 8], tmp[AB_PATH_MAX], why[96];
+	char *argv[AB_MAX_FWD + AB_MAX_OPTS + 8], tmp[AB_PATH_MAX], out[AB_PATH_MAX + 8];
+	char why[96];
 	size_t k = 0;
-	json_error_t jerr;
-	int st;
+	int st, out_fd;
 
 	if (v->cmd) {
-		st = spawn_wait(c, vi, round, pos, v->cmd, NULL);
+		st = spawn_wait(c, vi, round, pos, v->cmd, NULL, -1);
 		if (ab_stop)
 			return EXIT_INTERRUPT;
 		if (st < 0 || failure(st, why, sizeof(why))) {
@@ -125,6 +178,7 @@ static int run_variant(struct ab_ctx *c, size_t vi, size_t round, size_t pos)
 	}
 	snprintf(tmp, sizeof(tmp), "%s/.loadgen-ab-%ld-%zu.json", c->out_dir, (long)getpid(),
 		 vi);
+	snprintf(out, sizeof(out), "%s.txt", tmp);
 	argv[k++] = "loadgen";
 	for (size_t i = 0; i < c->nfwd; i++)
 		argv[k++] = c->fwd[i];
@@ -138,32 +192,37 @@ static int run_variant(struct ab_ctx *c, size_t vi, size_t round, size_t pos)
 	argv[k++] = (char *)c->nclients;
 	argv[k] = NULL;
 	fflush(NULL);
-	st = spawn_wait(c, vi, round, pos, NULL, argv);
-	if (ab_stop) {
-		unlink(tmp);
-		return EXIT_INTERRUPT;
-	}
-	if (st < 0 || failure(st, why, sizeof(why))) {
-		unlink(tmp);
-		fprintf(stderr, "loadgen ab: the run of variant '%s' in round %zu failed (%s)\n",
-			v->name, round + 1, st < 0 ? strerror(-st) : why);
-		return WIFEXITED(st) && WEXITSTATUS(st) == EXIT_USAGE ? EXIT_USAGE : EXIT_ERRORS;
-	}
-	json_decref(v->pending);
-	v->pending = json_load_file(tmp, 0, &jerr);
+	out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	st = spawn_wait(c, vi, round, pos, NULL, argv, out_fd);
+	if (out_fd >= 0)
+		close(out_fd);
+	st = ab_stop ? EXIT_INTERRUPT : take_result(v, round, st, tmp, out);
 	unlink(tmp);
-	if (!json_is_array(json_object_get(v->pending, "runs"))) {
-		fprintf(stderr, "loadgen ab: %s:%d:%d: %s\n", tmp, jerr.line, jerr.column,
-			v->pending ? "no runs in the result" : jerr.text);
-		return EXIT_ERRORS;
-	}
-	return 0;
+	unlink(out);
+	return st;
 }
 
 static double run_value(const json_t *doc, const char *key)
 {
 	return json_number_value(json_object_get(json_array_get(json_object_get(doc, "runs"),
 								 0), key));
+}
+
+/* The run of variant vi in round counts although its cleanup failed: kept for --json
+ * (its own result file has its phases). 0 or -ENOMEM. */
+static int note_cleanup(struct ab_ctx *c, size_t vi, size_t round)
+{
+	const json_t *run = json_array_get(json_object_get(c->v[vi].pending, "runs"), 0);
+	const json_t *cl = json_object_get(json_object_get(run, "phases"), "cleanup");
+
+	if (!c->cleanup_errors && !(c->cleanup_errors = json_array()))
+		return -ENOMEM;
+	return json_array_append_new(c->cleanup_errors,
+		json_pack("{s:I, s:s, s:O?, s:O?, s:O?}", "round", (json_int_t)round + 1,
+			  "variant", c->v[vi].name, "errors", json_object_get(cl, "errors"),
+			  "errors_by_errno", json_object_get(cl, "errors_by_errno"),
+			  "not_executed", json_object_get(json_object_get(cl, "skipped"),
+							  "not_open"))) ? -ENOMEM : 0;
 }
 
 /* Round round: every variant in its order; kept only when all finished. */
@@ -176,14 +235,18 @@ static int run_round(struct ab_ctx *c, size_t round)
 
 		if (rc)
 			return rc;
-		printf("round %zu/%zu  %-12s %10.3f MB/s %12.1f ops/s\n", round + 1, c->rounds,
-		       c->v[vi].name, run_value(c->v[vi].pending, "throughput_mbps"),
-		       run_value(c->v[vi].pending, "ops_per_s"));
+		printf("round %zu/%zu  %-12s %10.3f MB/s %12.1f ops/s%s%s%s\n", round + 1,
+		       c->rounds, c->v[vi].name, run_value(c->v[vi].pending, "throughput_mbps"),
+		       run_value(c->v[vi].pending, "ops_per_s"),
+		       c->v[vi].cleanup[0] ? "  (cleanup failed: " : "", c->v[vi].cleanup,
+		       c->v[vi].cleanup[0] ? ")" : "");
 		fflush(stdout);
 	}
 	for (size_t i = 0; i < c->nvar; i++) {
 		struct ab_variant *v = &c->v[i];
 
+		if (v->cleanup[0] && note_cleanup(c, i, round))
+			return EXIT_ERRORS;
 		v->mbps[round] = run_value(v->pending, "throughput_mbps");
 		v->opsps[round] = run_value(v->pending, "ops_per_s");
 		if (lg_ab_variant_add(v, v->pending))
@@ -354,6 +417,7 @@ int lg_ab_main(int argc, char **argv)
 		json_decref(c->v[i].doc);
 		json_decref(c->v[i].pending);
 	}
+	json_decref(c->cleanup_errors);
 	free(c);
 	return status;
 }

@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		"A variant command gets LOADGEN_AB_VARIANT (its name), LOADGEN_AB_INDEX (0 for\n"
 		"A, 1 for B, ...), LOADGEN_AB_ROUND (1, 2, ...), LOADGEN_AB_POSITION (its place\n"
 		"in the round, 1, 2, ...), LOADGEN_AB_ROUNDS and LOADGEN_AB_DIR (its directory).\n"
+		"A failed run stops ab with the run's own failure lines; a run whose measured\n"
+		"phase succeeded and only its cleanup failed counts, said beside its round.\n"
 		"Significance level %g (family-wise). Exit status: 0 compared, 1 a run or a\n"
 		"variant command failed, 2 usage error, %d --fail-if-slower tripped, 130\n"
 		"interrupted (the finished rounds are analysed).\n",

@@ -326,11 +326,12 @@ json_t *lg_ab_json(const struct ab_ctx *c)
 	const struct lg_ab_drift *d = &c->drift;
 	json_t *doc, *rest;
 
-	doc = json_pack("{s:s, s:s, s:o, s:I, s:I, s:b}", "schema",
+	doc = json_pack("{s:s, s:s, s:o, s:I, s:I, s:b, s:o}", "schema",
 			c->nvar == 2 ? AB_SCHEMA : AB_SCHEMA_MANY, "metric",
 			c->use_ops ? "ops_per_s" : "throughput_mbps", "variants", variants_json(c),
 			"rounds", (json_int_t)c->rounds, "pairs_n", (json_int_t)c->done,
-			"interrupted", c->interrupted);
+			"interrupted", c->interrupted, "cleanup_errors",
+			c->cleanup_errors ? json_incref(c->cleanup_errors) : json_array());
 	rest = c->nvar == 2 ? comparison_json(c, 1)
 	       : json_pack("{s:s, s:o}", "adjustment", "holm", "comparisons",
 			   comparisons_json(c));

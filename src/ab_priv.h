@@ -3,6 +3,9 @@
 #ifndef LOADGEN_AB_PRIV_H
 #define LOADGEN_AB_PRIV_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include <jansson.h>
 
 #include "loadgen/ab.h"
@@ -25,6 +28,9 @@ struct ab_variant {
 	json_t *doc;                  /* its result file: the first run's document, with the
 					 runs of every finished round (owned) */
 	json_t *pending;              /* this round's run, kept until the round finishes */
+	char cleanup[160];            /* the pending run's cleanup failures ("1 unexpected
+					 result: ENOTEMPTY=1") when only its cleanup failed,
+					 else "" */
 	char path[AB_PATH_MAX];       /* where its result file is written */
 };
 
@@ -49,6 +55,9 @@ struct ab_ctx {
 	struct lg_ab_analysis an[LG_AB_MAX_VARIANTS]; /* an[i]: variant i against A, i >= 1 */
 	struct lg_ab_drift drift;     /* of the per-round mean of all variants */
 	bool interrupted;             /* stopped by a signal before every round ran */
+	json_t *cleanup_errors;       /* runs of finished rounds that count although their
+					 cleanup failed: {round, variant, errors,
+					 errors_by_errno, not_executed} (owned) */
 };
 
 /* Read the command line into c (argv[0] is "ab"); --help prints and exits. 0, or the
@@ -59,6 +68,13 @@ int lg_ab_parse(struct ab_ctx *c, int argc, char **argv);
 int lg_ab_variant_add(struct ab_variant *v, json_t *run_doc);
 /* Write v's result file (summary recomputed over its runs). 0 or -errno (said). */
 int lg_ab_variant_write(const struct ab_ctx *c, struct ab_variant *v, size_t n);
+/* head, then ":" and the failure paragraphs of a run's text report (the file out_path)
+ * onto to, indented, when it has any (in ab_child.c). */
+void lg_ab_child_say(FILE *to, const char *head, const char *out_path);
+/* True when the one run of result doc measured without a fault and only its cleanup
+ * had unexpected results (or ops not executed); note gets them ("1 unexpected result:
+ * ENOTEMPTY=1"). */
+bool lg_ab_cleanup_only(const json_t *doc, char *note, size_t len);
 /* Print the paired analyses c->an and the verdict lines. */
 void lg_ab_print(const struct ab_ctx *c);
 /* The analyses as JSON (loadgen-ab/1 for two variants, loadgen-ab/2 for more), a new

@@ -417,15 +417,30 @@ static void compare_metric(const double *base, size_t nbase, const double *other
 	power_of(m, opts->alpha);
 }
 
+bool lg_cmp_metric_significant(const struct lg_cmp_metric_result *m,
+			       const struct lg_cmp_opts *opts)
+{
+	/* from a zero baseline any change is infinitely large */
+	double effect = isnan(m->change_pct) ? INFINITY : fabs(m->change_pct);
+
+	return m->tested && m->welch.p < opts->alpha && effect >= opts->min_effect_pct;
+}
+
+bool lg_cmp_metric_rank_disagrees(const struct lg_cmp_metric_result *m, double alpha)
+{
+	bool welch = m->welch.p < alpha, rank = m->mwu.p < alpha;
+
+	return m->tested && m->mwu.min_p < alpha && welch != rank &&
+	       m->welch.kind == LG_WELCH_OK;
+}
+
 /* Where Welch's test and the rank test part ways: said, not settled by picking one. */
 static void check_rank(struct lg_cmp_result *out, double alpha)
 {
 	const struct lg_cmp_metric_result *m = &out->metric[out->decided_by];
-	bool welch = m->welch.p < alpha, rank = m->mwu.p < alpha;
 
 	out->rank_too_few = !(m->mwu.min_p < alpha);
-	out->rank_disagrees = !out->rank_too_few && welch != rank &&
-			      m->welch.kind == LG_WELCH_OK;
+	out->rank_disagrees = lg_cmp_metric_rank_disagrees(m, alpha);
 }
 
 static void decide(const double *bm, const double *bo, size_t nb, const double *om,
@@ -433,7 +448,6 @@ static void decide(const double *bm, const double *bo, size_t nb, const double *
 		   struct lg_cmp_result *out)
 {
 	const struct lg_cmp_metric_result *m;
-	double effect;
 
 	memset(out, 0, sizeof(*out));
 	compare_metric(bm, nb, om, no, opts, &out->metric[LG_CMP_MBPS]);
@@ -454,9 +468,7 @@ static void decide(const double *bm, const double *bo, size_t nb, const double *
 		out->verdict = LG_VERDICT_SAME;
 		return;
 	}
-	/* from a zero baseline any change is infinitely large */
-	effect = isnan(m->change_pct) ? INFINITY : fabs(m->change_pct);
-	if (effect < opts->min_effect_pct) {
+	if (!lg_cmp_metric_significant(m, opts)) { /* p < alpha, but below min_effect_pct */
 		out->verdict = LG_VERDICT_SAME;
 		out->below_min_effect = true;
 		return;

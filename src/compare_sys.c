@@ -210,11 +210,16 @@ int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *b
 	return rc;
 }
 
-/* A mean as printed: "-" on the side without the key. */
+/* A mean as printed: "-" on the side without the key; from 100000 on as a whole number
+ * (a gauge of 1361030 kB, never "1.36103e+06": %.6g turns to an exponent at 1e6, and
+ * "%.0f" has at least its 6 digits there), below that 6 significant digits (0.15,
+ * 1234.57). Beyond 1e15 (no counter gets there) the exponent is shorter. */
 static void fmt_mean(double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e5 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.6g", v);
 }

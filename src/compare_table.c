@@ -51,14 +51,16 @@ static void print_header(const struct cmp_table *t)
 	putchar('\n');
 }
 
-/* The mark of a changed cell: * significant (and at least --min-effect), ? the rank
- * test disagrees with Welch's. */
-static const char *mark(const struct lg_cmp_result *r)
+/* The mark of a changed cell, on its own metric whether or not that metric decided the
+ * verdict: * significant (and at least --min-effect), ? the rank test disagrees with
+ * Welch's. */
+static const char *mark(const struct lg_cmp_metric_result *m, const struct lg_cmp_opts *o)
 {
-	if (r->rank_disagrees)
-		return r->verdict == LG_VERDICT_FASTER || r->verdict == LG_VERDICT_SLOWER ? "*?"
-											   : "?";
-	return r->verdict == LG_VERDICT_FASTER || r->verdict == LG_VERDICT_SLOWER ? "*" : "";
+	bool sig = lg_cmp_metric_significant(m, o);
+
+	if (lg_cmp_metric_rank_disagrees(m, o->alpha))
+		return sig ? "*?" : "?";
+	return sig ? "*" : "";
 }
 
 static void metric_table(const struct cmp_table *t, enum lg_cmp_metric m)
@@ -91,7 +93,7 @@ static void metric_table(const struct cmp_table *t, enum lg_cmp_metric m)
 					sizeof(v));
 			lg_cmp_fmt_pct(c->r.metric[m].change_pct, chg, sizeof(chg));
 			snprintf(buf, sizeof(buf), "%s (%s)%s", v, chg,
-				 c->r.decided_by == m ? mark(&c->r) : "");
+				 mark(&c->r.metric[m], &t->cli->opts));
 			cell_out(buf);
 		}
 		putchar('\n');

@@ -223,21 +223,24 @@ int lg_runs_count(const struct lg_config *cfg, const struct lg_workload *wl,
 }
 
 /* Every client count of the sweep in order, each with its own workload (a workload may
- * depend on ${clients}). *n gets the runs that produced results. */
+ * depend on ${clients}). *n gets the runs that produced results. cfg->clients is the first
+ * count again afterwards: the result's config.clients (the README: "the first count of a
+ * sweep"). */
 int lg_runs_sweep(struct lg_config *cfg, struct lg_workload **wls, struct lg_run *runs,
 		  size_t *n)
 {
+	int rc = 0;
+
 	*n = 0;
 	for (size_t i = 0; i < cfg->nsweep && !runs_interrupted(cfg); i++) {
-		int rc;
-
 		cfg->clients = cfg->sweep[i];
 		rc = lg_runs_count(cfg, wls[i], runs, n);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
+		if (rc != 0)
 			break;
 	}
+	cfg->clients = cfg->sweep[0];
+	if (rc < 0)
+		return rc;
 	if (cfg->nsweep > 1)
 		lg_report_scaling(stdout, runs, *n);
 	return 0;

@@ -318,6 +318,24 @@ MUTANTS = [
     ("calib-kernel-in-key", "src/compare_calib.c",
      "\"cpus_allowed\", \"fs_type\",", "\"cpus_allowed\", \"fs_type\", \"kernel\",",
      "integration_test_calibrate"),
+    # --- issue 25: compare ---
+    ("compare-power-half", "include/loadgen/compare.h",
+     "#define LG_COMPARE_POWER 0.8 ", "#define LG_COMPARE_POWER 0.5 ",
+     "integration_test_power"),
+    ("sweep-clients-last", "src/runs.c",
+     "\tcfg->clients = cfg->sweep[0];\n\tif (rc < 0)", "\tif (rc < 0)",
+     "integration_test_sweep"),
+    ("compare-mark-deciding-only", "src/compare_table.c",
+     "mark(&c->r.metric[m], &t->cli->opts));",
+     "c->r.decided_by == m ? mark(&c->r.metric[m], &t->cli->opts) : \"\");",
+     "integration_test_compare"),
+    ("compare-sys-exponent", "src/compare_sys.c",
+     "else if (fabs(v) >= 1e5 && fabs(v) < 1e15)", "else if (0)", "unit_compare_sys"),
+    ("ab-setup-failure-as-cleanup", "src/ab_child.c",
+     "\t    phase_failures(json_object_get(ph, \"setup\"), \"skipped\") ||\n", "",
+     "integration_test_ab_failure"),
+    ("ab-child-lines-unseen", "src/ab_child.c",
+     "in = in || opens_failure(line);", "in = false;", "integration_test_ab_failure"),
 ]
 
 

@@ -148,6 +148,30 @@ static void test_one_run(void **state)
 	lg_cmp_file_release(&o);
 }
 
+/* Large gauges and counters are printed as whole numbers, as the other columns are,
+ * never as "1.36103e+06"; below 100000 six significant digits stay. */
+static void test_large_values(void **state)
+{
+	struct lg_cmp_file b, o;
+
+	(void)state;
+	load(&b, "[{\"seconds\": 10, \"counters\": {\"pgfault\": 30000000, \"cs\": 999994},"
+	     " \"gauges\": {\"memfree\": 1361030.4, \"dirty\": 2500000000}}]");
+	load(&o, "[{\"seconds\": 10, \"counters\": {\"pgfault\": 15000000, \"cs\": 1000006},"
+	     " \"gauges\": {\"memfree\": 2722060.8, \"dirty\": 3000000000}}]");
+	assert_string_equal(printed(&b, &o), HEADER "size of change, no p-value with < 2 runs):\n"
+		"      +100.0%  memfree                                 "
+		"        1361030 -> 2722061        \n"
+		"       -50.0%  pgfault/s                               "
+		"        3000000 -> 1500000        \n"
+		"       +20.0%  dirty                                   "
+		"     2500000000 -> 3000000000     \n"
+		"        +0.0%  cs/s                                    "
+		"        99999.4 -> 100001         \n");
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
 /* Three runs against two (and two that give nothing, not even their gauges): ranked by
  * p-value, then change. */
 static void test_welch(void **state)
@@ -327,6 +351,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_run),
+		cmocka_unit_test(test_large_values),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_one_sided_past_rows),

@@ -187,6 +187,14 @@ const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned
  * files of one client count each are compared whatever their counts. */
 const char *lg_cmp_incomparable(const struct lg_cmp_file *base,
 				const struct lg_cmp_file *other);
+/* True when metric m is significant: tested, p < opts->alpha and |change| at least
+ * opts->min_effect_pct (any change from a zero baseline). The verdict is faster or slower
+ * exactly when its deciding metric is; the tables mark every significant metric. */
+bool lg_cmp_metric_significant(const struct lg_cmp_metric_result *m,
+			       const struct lg_cmp_opts *opts);
+/* True when the rank test of metric m says otherwise than Welch's test at alpha, though
+ * it could have reached alpha (what rank_disagrees says of the deciding metric). */
+bool lg_cmp_metric_rank_disagrees(const struct lg_cmp_metric_result *m, double alpha);
 /* True when r is significantly slower (p < alpha) than the baseline by more than pct %
  * on the deciding metric: the --fail-if-slower condition. */
 bool lg_cmp_slower_than(const struct lg_cmp_result *r, double alpha, double pct);

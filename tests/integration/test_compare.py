@@ -1,5 +1,6 @@
 """loadgen compare: verdicts, --min-effect, --fail-if-slower, --json, setup differences,
-merged latency histograms, and clear errors (exit 2 with the file name) for bad files.
+merged latency histograms, `*` on every significant cell of a sweep's tables, and clear
+errors (exit 2 with the file name) for bad files.
 
 Result files are built by hand with known per-run values, so every expected number
 below can be worked out on paper. A last check compares two real runs."""
@@ -219,6 +220,46 @@ for clients in (1, 2, 4):
           "sweep: 80 %% rate is slower, the same rate not, at %d clients" % clients, show(p))
 check(re.search(r"320\.00 ± [\d.]+ \(-20\.0 %\)\*", p.out), "significant cells marked *",
       show(p))
+# `*` marks every significant cell, not only the metric that decided the verdict: MB/s
+# the same in both (it decides: no significant difference), ops/s 10 % higher at every
+# count (p < 0.001). With --min-effect 20 the 10 % is no longer marked.
+def sweep_ops(name, ops_factor):
+    doc = result([100 * c + dv for c in (1, 2, 4) for dv in (-1, 0, 1)],
+                 ops=[ops_factor * 1000 * c + 5 * dv for c in (1, 2, 4) for dv in (-1, 0, 1)])
+    for r, c in zip(doc["runs"], [c for c in (1, 2, 4) for _ in range(3)]):
+        r["client_count"] = c
+    return save(name, doc)
+
+
+s_o1, s_o2 = sweep_ops("sweep_o1.json", 1.0), sweep_ops("sweep_o2.json", 1.1)
+p = compare(s_o1, s_o2)
+ops_table = p.out[p.out.index("ops/s: mean"):p.out.index("p99 latency")]
+mb_table = p.out[p.out.index("MB/s: mean"):p.out.index("ops/s: mean")]
+check(p.rc == 0 and len(re.findall(r"\(\+10\.0 %\)\*", ops_table)) == 3,
+      "sweep: ops/s 10 % higher is marked * at every count, though MB/s decided", show(p))
+check("*" not in mb_table and len(re.findall(r"no significant difference", p.out)) == 3,
+      "sweep: the unchanged MB/s (the verdict) has no mark", show(p))
+p = compare("--min-effect", "20", s_o1, s_o2)
+check("*" not in p.out[p.out.index("ops/s: mean"):p.out.index("p99 latency")],
+      "sweep: --min-effect 20: the significant +10 % ops/s is not marked", show(p))
+# `?` too: ops/s 1..5 against 6..9 and one outlier of 1000 at each count: the rank test
+# says different (exact p = 0.0079), Welch's does not (the outlier's variance).
+def sweep_rank(name, ops):
+    doc = result([100 * c + dv for c in (1, 2) for dv in (-2, -1, 0, 1, 2)],
+                 ops=[x * c for c in (1, 2) for x in ops])
+    for r, c in zip(doc["runs"], [c for c in (1, 2) for _ in range(5)]):
+        r["client_count"] = c
+    return save(name, doc)
+
+
+p = compare(sweep_rank("sweep_r1.json", [1, 2, 3, 4, 5]),
+            sweep_rank("sweep_r2.json", [6, 7, 8, 9, 1000]))
+ops_table = p.out[p.out.index("ops/s: mean"):p.out.index("p99 latency")]
+check(len(re.findall(r"\)\?\s*$", ops_table, re.M)) == 2 and "*" not in ops_table and
+      "DISAGREES" not in p.out,
+      "sweep: ops/s where only the rank test sees a change is marked ?, though MB/s decided",
+      show(p))
+
 p = compare("--json", "--fail-if-slower", "10", s_a, s_c)
 c = json.loads(p.out)["comparisons"][0]
 check(p.rc == 3 and [x["clients"] for x in c["by_clients"]] == [1, 2, 4] and

@@ -1,6 +1,7 @@
 """`loadgen compare` lists, below the verdict, the system counters that changed most
 (per second of measured time, ranked by p-value across runs), at most 12; files without
-sys_summary (--monitor off) get no such list."""
+sys_summary (--monitor off) get no such list. Large values are whole numbers, never
+1.36103e+06."""
 import os
 import re
 import subprocess
@@ -29,6 +30,8 @@ def main():
     ps = [float(re.search(r"p=(\S+)", r).group(1)) for r in rows]
     check(ps == sorted(ps), f"ranked by significance: {ps}")
     check(any("/s" in r for r in rows), "counters are per second")
+    check(not any(re.search(r"\d[eE][+-]\d", r.split("p=")[0]) for r in rows),
+          "values are printed without an exponent (1361030, not 1.36103e+06)", out)
     off = run(["-D", work, "-t", "1", "--warmup", "0", "-q", "--monitor", "off", "1"],
               workdir=work)
     cmp = subprocess.run([LOADGEN, "compare", base, os.path.join(work, "result.json")],

@@ -1,6 +1,7 @@
 """Client sweeps, --repeat auto and --rate-ops, on real runs:
 - `1,2,4 --repeat 3` tags every run with its client count, prints a scaling table and
-  writes summary.by_clients; a single count keeps today's summary keys;
+  writes summary.by_clients; config.clients is the first count (2 for `2,1`); a single
+  count keeps today's summary keys;
 - `--repeat auto:5:10` stops at 3 runs on a steady rate-limited workload and runs to 10
   when its target cannot be met;
 - `--rate-ops 500` x 2 clients of a stat-only workload gives 1000 ops/s within 2 %, and a
@@ -31,6 +32,8 @@ check([r["client_count"] for r in j["runs"]] == [1, 1, 1, 2, 2, 2, 4, 4, 4],
 check([len(r["clients"]) for r in j["runs"]] == [1, 1, 1, 2, 2, 2, 4, 4, 4],
       "each run had that many clients")
 check(j["config"]["client_counts"] == [1, 2, 4], "config.client_counts")
+check(j["config"]["clients"] == 1, "config.clients is the sweep's first count (README)",
+      json.dumps(j["config"]))
 by = j["summary"]["by_clients"]
 check([b["clients"] for b in by] == [1, 2, 4] and all(b["runs"] == 3 for b in by),
       "summary.by_clients: one entry per count, 3 runs each", json.dumps(j["summary"]))
@@ -47,6 +50,12 @@ table = re.search(r"Scaling .*\n.*clients.*CV %\n((?:\s+\d+\s+3 .*\n){3})", res.
 check(table is not None, "a scaling table with a row per count", res)
 check(len(re.findall(r"^clients \d run \d: ", res.out, re.M)) == 9,
       "-q: one line per run", res)
+
+# The first count, not the smallest or the last: a descending sweep says 2.
+res = run(["-D", d, "-q", "-t", "0.2", "--warmup", "0", "-c", stat1, "2,1"], workdir=d)
+check(res.rc == 0 and res.json["config"]["clients"] == 2 and
+      res.json["config"]["client_counts"] == [2, 1],
+      "sweep 2,1: config.clients 2, config.client_counts [2, 1]", res)
 
 # A single count keeps today's summary shape (and gains CV and by_clients).
 res = run(["-D", d, "-q", "-t", "0.3", "--warmup", "0", "--repeat", "2", "-c", stat1, "2"],
