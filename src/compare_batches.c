@@ -9,6 +9,7 @@
 #include "loadgen/errf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,4 +196,59 @@ void lg_cmp_batches_of(const struct lg_cmp_group *base, const struct lg_cmp_grou
 		out->nested_ok[s] = lg_stat_nested(out->decided_by == LG_CMP_OPS ? g->ops : g->mbps,
 						   g->boff, g->nbatches, &out->nested[s]) == 0;
 	}
+}
+
+void lg_cmp_settle(struct lg_cmp_result *r, const struct lg_cmp_opts *opts)
+{
+	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
+
+	r->below_min_effect = false;
+	r->verdict = LG_VERDICT_SAME;
+	if (!(m->welch.p < opts->alpha))
+		return;
+	if (!lg_cmp_metric_significant(m, opts)) {
+		r->below_min_effect = true;
+		return;
+	}
+	r->verdict = m->other.mean > m->base.mean ? LG_VERDICT_FASTER : LG_VERDICT_SLOWER;
+}
+
+/* Batches per side at which Welch's test on batch means with standard deviation sd
+ * detects delta with LG_COMPARE_POWER; 0 over LG_COMPARE_MAX_RUNS. */
+static size_t batches_for(double delta, double sd, double alpha)
+{
+	return lg_stat_runs_needed(delta, sd, sd, alpha, LG_COMPARE_POWER, LG_COMPARE_MAX_RUNS);
+}
+
+static void predict_metric(struct lg_cmp_metric_result *m, double alpha)
+{
+	bool single_other = m->other.n == 1;
+	const struct lg_stat_summary *many = single_other ? &m->base : &m->other;
+	double k = (double)many->n, se = many->stddev * sqrt(1.0 + 1.0 / k);
+	double delta = m->other.mean - m->base.mean, base = fabs(m->base.mean);
+
+	m->tested = true;
+	m->welch.kind = se > 0 ? LG_WELCH_OK : delta != 0 ? LG_WELCH_DIFF_CONST
+							 : LG_WELCH_SAME_CONST;
+	m->welch.df = k - 1.0;
+	m->welch.t = se > 0 ? delta / se : delta == 0 ? 0.0 : copysign(INFINITY, delta);
+	m->welch.p = lg_stat_t_test_p(delta, se, k - 1.0);
+	m->effect_g = NAN;
+	m->mwu.min_p = 1.0; /* no rank test of one value against k */
+	m->mwu.p = NAN;
+	m->mde_pct = base > 0 ? 100.0 * lg_stat_se_mde(se, k - 1.0, alpha, LG_COMPARE_POWER) / base
+			      : NAN;
+	m->runs_needed = base > 0 ? batches_for(m->target_pct / 100.0 * base, many->stddev, alpha)
+				  : 0;
+}
+
+void lg_cmp_predict_batch(const struct lg_cmp_opts *opts, struct lg_cmp_result *r)
+{
+	for (int i = 0; i < LG_CMP_NMETRICS; i++)
+		if (r->metric[i].base.n >= 1 && r->metric[i].other.n >= 1 &&
+		    (r->metric[i].base.n >= 2 || r->metric[i].other.n >= 2))
+			predict_metric(&r->metric[i], opts->alpha);
+	r->rank_too_few = true;
+	r->rank_disagrees = false;
+	lg_cmp_settle(r, opts);
 }

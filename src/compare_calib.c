@@ -310,7 +310,7 @@ void lg_calib_apply(const struct lg_calib *c, const struct lg_cmp_opts *opts,
 		    struct lg_cmp_result *r)
 {
 	struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
-	double cv2, vb, va, vo, se2, df, delta, effect;
+	double cv2, vb, va, vo, se2, df, delta;
 
 	if (m->base.n < 2 || m->other.n < 2 || !(c->mean[r->decided_by] > 0) ||
 	    !(m->base.mean > 0))
@@ -339,14 +339,5 @@ void lg_calib_apply(const struct lg_calib *c, const struct lg_cmp_opts *opts,
 	r->calib_batches = c->batches;
 	r->calib_path = c->path;
 	r->rank_disagrees = false; /* the rank test sees runs only, not batches */
-	r->below_min_effect = false;
-	r->verdict = LG_VERDICT_SAME;
-	if (!(m->welch.p < opts->alpha))
-		return;
-	effect = fabs(m->change_pct);
-	if (effect < opts->min_effect_pct) {
-		r->below_min_effect = true;
-		return;
-	}
-	r->verdict = delta > 0 ? LG_VERDICT_FASTER : LG_VERDICT_SLOWER;
+	lg_cmp_settle(r, opts);
 }

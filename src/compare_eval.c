@@ -491,16 +491,19 @@ void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_gr
 			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
 {
 	bool by_batch = base->nbatches >= 2 && other->nbatches >= 2;
+	bool one = (base->nbatches >= 2) != (other->nbatches >= 2); /* k batches against 1 */
 
-	if (by_batch)
+	if (by_batch || one)
 		decide(base->bmbps, base->bops, base->nbatches, other->bmbps, other->bops,
 		       other->nbatches, opts, out);
 	else
 		decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts,
 		       out);
 	out->clients = base->clients;
-	out->by_batch = by_batch;
+	out->by_batch = by_batch || one;
 	lg_cmp_batches_of(base, other, opts, out);
+	if (one)
+		lg_cmp_predict_batch(opts, out);
 }
 
 const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients)

@@ -109,14 +109,15 @@ void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const
 
 	if (r->batches[0] < 2 && r->batches[1] < 2)
 		return;
-	if (r->by_batch)
+	if (r->batches[0] < 2 || r->batches[1] < 2)
+		printf("%s%s is one batch: set against the spread of the other side's %zu batch"
+		       " means\n%s  (a prediction interval), so the noise between batches "
+		       "counts.\n", indent, r->batches[0] < 2 ? base : other,
+		       r->batches[0] < 2 ? r->batches[1] : r->batches[0], indent);
+	else
 		printf("%sDecided on batch means: %zu batches against %zu (each batch one value;"
 		       " the\n%s  spread between batches is the noise a difference must beat).\n",
 		       indent, r->batches[0], r->batches[1], indent);
-	else
-		printf("%s%s has one batch: decided on runs, as if batches did not differ; give"
-		       " it\n%s  2 or more batches as well.\n", indent,
-		       r->batches[0] < 2 ? base : other, indent);
 	for (int s = 0; s < 2; s++) {
 		const struct lg_stat_nested *n = &r->nested[s];
 

@@ -213,6 +213,15 @@ const char *lg_cmp_metric_unit(enum lg_cmp_metric m);
  * side (its runs' order spans batches). Cannot fail. */
 void lg_cmp_batches_of(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
 		       const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+/* The verdict of r from its deciding metric's test (set): faster or slower when
+ * significant and at least min_effect_pct, else the same (below_min_effect when
+ * significant but smaller). */
+void lg_cmp_settle(struct lg_cmp_result *r, const struct lg_cmp_opts *opts);
+/* r compares batch means, and one side has a single batch: test that batch against the
+ * other side's batch means as a new observation (a prediction interval: se = s sqrt(1 +
+ * 1/k), df = k - 1), so the spread between batches counts; the minimum detectable
+ * effect and the batches needed follow. */
+void lg_cmp_predict_batch(const struct lg_cmp_opts *opts, struct lg_cmp_result *r);
 /* Test values v[0..n-1] (in run order) for drift at level alpha. Cannot fail: fewer than
  * 3 values leave out->tested false. */
 void lg_cmp_drift_of(const double *v, size_t n, double alpha, struct lg_cmp_drift *out);

@@ -7,12 +7,13 @@ the batches compared as batches do not, and the p-value is Welch's test on the b
 means computed here independently (stat_ref.py). The variance components equal the
 method-of-moments estimates written out here. A real 10 % slowdown is still called."""
 import json
+import math
 import os
 import statistics
 import subprocess
 
 from lgtest import LOADGEN, check, tmpdir
-from stat_ref import welch
+from stat_ref import t_two_sided, welch
 
 NOISE = [0.3, -0.4, 0.1, 0.5, -0.2]
 
@@ -95,10 +96,19 @@ check("Baseline: " + "+".join(a) + " (3 batches, 15 runs)" in p.stdout,
 j = json.loads(compare("--json", *a, "--", *slow).stdout)["comparisons"][0]
 check(j["verdict"] == "slower" and j["unit"] == "batch", "10 % slower batches: slower", j)
 
-# Two sides against the baseline; a side of one batch is decided on runs, and said.
+# A side of one batch against three: that batch is a new observation of the other side's
+# batch means (prediction interval: se = s sqrt(1 + 1/k), df = k - 1).
 p = compare(*a, "--", *b, "--", slow[0])
-check(p.returncode == 0 and "has one batch: decided on runs" in p.stdout,
-      "a side of one batch is named", p.stdout)
+check(p.returncode == 0 and "is one batch: set against the spread of the other side's 3"
+      in p.stdout, "a side of one batch is named", p.stdout)
+j = json.loads(compare("--json", *a, "--", slow[0]).stdout)["comparisons"][0]
+y = statistics.mean(SLOW_MEANS[0] + e for e in NOISE)
+se = statistics.stdev(bm_a) * math.sqrt(1 + 1 / 3)
+want_p = t_two_sided((y - statistics.mean(bm_a)) / se, 2)
+check(j["unit"] == "batch" and j["batches"] == {"baseline": 3, "other": 1}, "3 against 1", j)
+check(abs(j["p_value"] - want_p) < 1e-6, f"p {j['p_value']} = prediction test {want_p}", j)
+check(j["verdict"] == "no significant difference" and j["mde_pct"] > 10,
+      "one batch 10 % lower is not enough against this spread, and it says what would be", j)
 
 # Usage errors: exit 2 with a reason.
 for args, why in [((a[0], "--"), "an empty side"), (("--", a[0]), "no baseline files"),
