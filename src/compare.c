@@ -20,12 +20,14 @@
 #define EXIT_USAGE 2
 #define ERR_MAX 1024 /* one error message: a path and a reason */
 
-enum { OPT_JSON = 256, OPT_MIN_EFFECT, OPT_FAIL_IF_SLOWER };
+enum { OPT_JSON = 256, OPT_MIN_EFFECT, OPT_FAIL_IF_SLOWER, OPT_CALIB, OPT_NO_CALIB };
 
 static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
 	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
+	{ "calibration", required_argument, NULL, OPT_CALIB },
+	{ "no-calibration", no_argument, NULL, OPT_NO_CALIB },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -34,19 +36,29 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen compare [options] BASE.json OTHER.json [MORE.json...]\n"
+		"       loadgen compare [options] BASE1.json BASE2.json... -- OTHER1.json"
+		" OTHER2.json... [-- ...]\n"
 		"Compare result files (loadgen --json) against the first one, the baseline, at\n"
 		"every client count they share: differences of setup, throughput as mean +/- 95%%\n"
 		"confidence interval over the runs of each file, Welch's t-test p-value and\n"
 		"verdict, a rank test (Mann-Whitney U) as a check, the effect size, the smallest\n"
 		"change the runs could detect, and latency per op type. With more than two files\n"
 		"or client sweeps, one table per metric with a column per file.\n"
-		"A verdict needs at least 2 runs in each file (loadgen --repeat K).\n\n"
+		"A verdict needs at least 2 runs in each file (loadgen --repeat K).\n"
+		"With '--', the files between separators are batches of one setup (kernel A\n"
+		"booted twice); with 2 or more batches on each side, the verdict is on the\n"
+		"batch means, so the spread between batches counts. Options come before the\n"
+		"first '--'.\n\n"
 		"      --min-effect PCT      call a change faster/slower only when it is at least\n"
 		"                            PCT %% (default 0) as well as significant\n"
 		"      --fail-if-slower PCT  exit %d when a file is significantly slower than the\n"
 		"                            baseline by more than PCT %%; else exit %d when\n"
 		"                            a comparison has no verdict (too few runs)\n"
 		"      --json                print the comparison as JSON (schema %s)\n"
+		"      --calibration FILE    the calibration store (loadgen calibrate) to use for\n"
+		"                            one batch against one (default: the user's store,\n"
+		"                            $XDG_DATA_HOME/loadgen/calibration.json)\n"
+		"      --no-calibration      use none\n"
 		"  -h, --help                this help\n\n"
 		"Significance level: %g. The verdict is on throughput (MB/s), or on ops/s when\n"
 		"throughput is 0 in both files. Exit status: 0 compared, 2 usage error or\n"
@@ -79,15 +91,65 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* The first "--" of argv after argv[0], or argc. */
+static int find_sep(int argc, char **argv, int from)
+{
+	for (int i = from; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	return argc;
+}
+
+/* The sides: without "--" each file is one; with it, the files before the first "--"
+ * (options taken out) are the baseline's batches, and each "--" starts another side.
+ * first..end are the files of the first part, argv[sep] the first "--". */
+static int split_sides(struct cli *c, int argc, char **argv, int first, int end, int sep)
+{
+	size_t cap = (size_t)argc, n = 0;
+
+	c->paths = calloc(cap, sizeof(*c->paths));
+	c->side = calloc(cap, sizeof(*c->side));
+	c->side_n = calloc(cap, sizeof(*c->side_n));
+	if (!c->paths || !c->side || !c->side_n)
+		return -ENOMEM;
+	c->batches = sep < argc;
+	for (int i = first; i < end; i++) {
+		if (!c->batches || i == first)
+			c->side[n++] = argv + i;
+		c->side_n[n - 1]++;
+	}
+	while (sep < argc) {
+		int next = find_sep(argc, argv, sep + 1);
+
+		if (next - sep < 2)
+			return -EINVAL;
+		c->side[n] = argv + sep + 1;
+		c->side_n[n++] = (size_t)(next - sep - 1);
+		sep = next;
+	}
+	for (size_t i = 0; i < n; i++)
+		c->paths[i] = c->side[i][0];
+	c->npaths = n;
+	return 0;
+}
+
+static void cli_free(struct cli *c)
+{
+	free(c->paths);
+	free(c->side);
+	free(c->side_n);
+}
+
 /* Returns -1 to go on, or the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	int opt;
+	int opt, sep = find_sep(argc, argv, 1);
 
 	*c = (struct cli){ .opts = { .alpha = LG_COMPARE_ALPHA } };
 	optind = 0; /* glibc: start afresh, main() may have used getopt already */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+	/* options before the first "--" only: after it come the other sides' files */
+	while ((opt = getopt_long(sep, argv, ":h", long_options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 			c->json = true;
@@ -103,6 +165,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return bad_usage("invalid --fail-if-slower (want a percentage"
 						 " >= 0):", optarg);
 			break;
+		case OPT_CALIB:
+			c->calib_path = optarg;
+			break;
+		case OPT_NO_CALIB:
+			c->no_calib = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -110,11 +178,19 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return lg_cli_bad_option("compare", long_options, argv, opt);
 		}
 	}
-	if (argc - optind < 2)
-		return bad_usage("need a baseline and at least one file to compare with it",
-				 NULL);
-	c->paths = argv + optind;
-	c->npaths = (size_t)(argc - optind);
+	if (sep < argc && optind == sep)
+		return bad_usage("no baseline files before '--'", NULL);
+	opt = split_sides(c, argc, argv, optind, sep, sep);
+	if (opt == -ENOMEM) {
+		fprintf(stderr, "loadgen compare: %s\n", strerror(ENOMEM));
+		return EXIT_USAGE;
+	}
+	if (opt)
+		return bad_usage("an empty side: every '--' must be followed by files", NULL);
+	if (c->npaths < 2)
+		return bad_usage(c->batches ? "need files on both sides of '--'"
+					    : "need a baseline and at least one file to compare"
+					      " with it", NULL);
 	return -1;
 }
 
@@ -151,7 +227,8 @@ static size_t load_all(struct cmp_table *t)
 	size_t usable = 0;
 
 	for (size_t i = 0; i < c->npaths; i++) {
-		if (lg_cmp_file_load(c->paths[i], &t->files[i], err, sizeof(err)) != 0) {
+		if (lg_cmp_file_load_batches(c->side[i], c->side_n[i], &t->files[i], err,
+					     sizeof(err)) != 0) {
 			fprintf(stderr, "loadgen compare: %s\n", err);
 			t->skip[i] = "unreadable";
 			continue;
@@ -199,6 +276,33 @@ static int gate(const struct cmp_table *t, const struct lg_cmp_file *other,
 	return 0;
 }
 
+/* One batch against one: add this machine's batch spread for the baseline's setup, when
+ * a calibration of it is stored. A store that cannot be read is said, once. */
+static void calibrate(const struct cmp_table *t, struct cmp_cell *cell)
+{
+	static bool said;
+	const struct cli *c = t->cli;
+	char def[1024], err[ERR_MAX];
+	const char *path = c->calib_path;
+	int rc;
+
+	if (c->no_calib || cell->r.batches[0] > 1 || cell->r.batches[1] > 1)
+		return;
+	if (!path && lg_calib_default_path(def, sizeof(def)) == 0)
+		path = def;
+	if (!path)
+		return;
+	rc = lg_calib_find(path, &t->files[0], cell->bg->clients, &cell->cal, err, sizeof(err));
+	if (rc == 0)
+		lg_calib_apply(&cell->cal, &c->opts, &cell->r);
+	else if (rc == -ENOENT && c->calib_path && !said)
+		fprintf(stderr, "loadgen compare: %s: no calibration of %s's setup at %u clients"
+			" (loadgen calibrate)\n", path, t->files[0].path, cell->bg->clients);
+	else if (rc != -ENOENT && !said)
+		fprintf(stderr, "loadgen compare: %s; not used\n", err);
+	said = said || rc != 0;
+}
+
 /* Decide file i against the baseline at every client count both have. */
 static int decide_row(struct cmp_table *t, size_t i)
 {
@@ -220,6 +324,7 @@ static int decide_row(struct cmp_table *t, size_t i)
 		if (!cell->present)
 			continue;
 		lg_cmp_decide_group(cell->bg, cell->og, &c->opts, &cell->r);
+		calibrate(t, cell);
 		cell->slower = c->fail_if_slower &&
 			       lg_cmp_slower_than(&cell->r, c->opts.alpha, c->slower_pct);
 		status = worse(status, gate(t, other, cell));
@@ -262,8 +367,10 @@ int lg_compare_main(int argc, char **argv)
 	struct cli c;
 	int status = parse_args(argc, argv, &c);
 
-	if (status >= 0)
+	if (status >= 0) {
+		cli_free(&c);
 		return status;
+	}
 	t.cli = &c;
 	t.files = calloc(c.npaths, sizeof(*t.files));
 	t.cells = calloc(c.npaths, sizeof(*t.cells));
@@ -289,5 +396,6 @@ int lg_compare_main(int argc, char **argv)
 	}
 out:
 	table_free(&t);
+	cli_free(&c);
 	return status;
 }

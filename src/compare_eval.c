@@ -299,6 +299,8 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
 	if (rc)
 		goto fail;
 	rc = make_groups(out);
+	if (rc == 0)
+		rc = lg_cmp_file_set_batches(out);
 	if (rc) {
 		lg_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
 		goto fail;
@@ -383,7 +385,11 @@ void lg_cmp_file_release(struct lg_cmp_file *f)
 		free(f->groups[i].runs);
 		free(f->groups[i].mbps);
 		free(f->groups[i].ops);
+		free(f->groups[i].boff);
+		free(f->groups[i].bmbps);
+		free(f->groups[i].bops);
 	}
+	free(f->own_path);
 	free(f->groups);
 	memset(f, 0, sizeof(*f));
 }
@@ -465,6 +471,8 @@ static void decide(const double *bm, const double *bo, size_t nb, const double *
 	m = &out->metric[LG_CMP_MBPS];
 	out->decided_by = m->base.mean == 0 && m->other.mean == 0 ? LG_CMP_OPS : LG_CMP_MBPS;
 	m = &out->metric[out->decided_by];
+	lg_cmp_drift_of(out->decided_by == LG_CMP_OPS ? bo : bm, nb, opts->alpha, &out->drift[0]);
+	lg_cmp_drift_of(out->decided_by == LG_CMP_OPS ? oo : om, no, opts->alpha, &out->drift[1]);
 	if (!m->tested) {
 		out->verdict = LG_VERDICT_NONE;
 		return;
@@ -496,8 +504,20 @@ void lg_cmp_decide(const struct lg_cmp_file *base, const struct lg_cmp_file *oth
 void lg_cmp_decide_group(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
 			 const struct lg_cmp_opts *opts, struct lg_cmp_result *out)
 {
-	decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts, out);
+	bool by_batch = base->nbatches >= 2 && other->nbatches >= 2;
+	bool one = (base->nbatches >= 2) != (other->nbatches >= 2); /* k batches against 1 */
+
+	if (by_batch || one)
+		decide(base->bmbps, base->bops, base->nbatches, other->bmbps, other->bops,
+		       other->nbatches, opts, out);
+	else
+		decide(base->mbps, base->ops, base->n, other->mbps, other->ops, other->n, opts,
+		       out);
 	out->clients = base->clients;
+	out->by_batch = by_batch || one;
+	lg_cmp_batches_of(base, other, opts, out);
+	if (one)
+		lg_cmp_predict_batch(opts, out);
 }
 
 const struct lg_cmp_group *lg_cmp_group_of(const struct lg_cmp_file *f, unsigned clients)

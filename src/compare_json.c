@@ -106,12 +106,57 @@ static json_t *latency_json(const struct cmp_table *t, size_t i, const struct cm
 	return out;
 }
 
+static json_t *drift_json(const struct lg_cmp_drift *d)
+{
+	if (!d->tested)
+		return json_null();
+	return json_pack("{s:o, s:o, s:b, s:o, s:o, s:b}",
+			 "trend_pct_per_run", num(d->trend.slope_pct), "trend_p", num(d->trend.p),
+			 "drifts", (int)d->drifts, "first_run_pct", num(d->first.diff_pct),
+			 "first_run_p", num(d->first.p), "first_run_apart", (int)d->first_apart);
+}
+
+static json_t *nested_json(const struct lg_cmp_result *r, int side)
+{
+	const struct lg_stat_nested *n = &r->nested[side];
+
+	if (!r->nested_ok[side])
+		return json_null();
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}", "batches", (json_int_t)n->k,
+			 "runs", (json_int_t)n->n, "var_between", num(n->var_between),
+			 "var_within", num(n->var_within), "f", num(n->f), "p_value", num(n->p));
+}
+
+/* unit, batches and variance_components of a cell, added to o. */
+static int batches_json(json_t *o, const struct lg_cmp_result *r)
+{
+	return json_object_set_new(o, "unit", json_string(r->by_batch ? "batch" : "run")) ||
+	       json_object_set_new(o, "batches",
+				   json_pack("{s:I, s:I}", "baseline", (json_int_t)r->batches[0],
+					     "other", (json_int_t)r->batches[1])) ||
+	       json_object_set_new(o, "variance_components",
+				   json_pack("{s:o, s:o}", "baseline", nested_json(r, 0), "other",
+					     nested_json(r, 1))) ||
+	       json_object_set_new(o, "calibration_used",
+				   r->calibrated
+					   ? json_pack("{s:s, s:I, s:f}", "file", r->calib_path,
+						       "batches", (json_int_t)r->calib_batches,
+						       "sd_between_pct", r->calib_sd_pct)
+					   : json_null()) ||
+	       json_object_set_new(o, "batches_needed",
+				   (r->by_batch || r->calibrated) &&
+						   r->metric[r->decided_by].runs_needed
+					   ? json_integer((json_int_t)r->metric[r->decided_by]
+								  .runs_needed)
+					   : json_null());
+}
+
 static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_cell *c)
 {
 	const struct lg_cmp_result *r = &c->r;
 	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
 
-	return json_pack("{s:I, s:I, s:I, s:{s:o, s:o}, s:s, s:o, s:o, s:s, s:b, s:b, s:b,"
+	json_t *o = json_pack("{s:I, s:I, s:I, s:{s:o, s:o}, s:s, s:o, s:o, s:s, s:b, s:b, s:b,"
 			 " s:b, s:o, s:o}",
 			 "clients", (json_int_t)c->bg->clients,
 			 "baseline_runs", (json_int_t)c->bg->n, "runs", (json_int_t)c->og->n,
@@ -129,6 +174,15 @@ static json_t *cell_json(const struct cmp_table *t, size_t i, const struct cmp_c
 			 "slower_than_limit", (int)c->slower,
 			 "mde_pct", m->tested ? num(m->mde_pct) : json_null(),
 			 "latency", latency_json(t, i, c));
+
+	if (o && (json_object_set_new(o, "drift", json_pack("{s:o, s:o}", "baseline",
+							     drift_json(&r->drift[0]), "other",
+							     drift_json(&r->drift[1]))) ||
+		  batches_json(o, r))) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
 }
 
 /* by_clients of file i, and the one cell when there is exactly one. */

@@ -3,6 +3,7 @@
 #ifndef LOADGEN_COMPARE_PRIV_H
 #define LOADGEN_COMPARE_PRIV_H
 
+#include "loadgen/calibration.h"
 #include "loadgen/compare.h"
 
 /* What the command line asked for. */
@@ -11,8 +12,15 @@ struct cli {
 	bool json;               /* --json: the comparison as JSON on stdout */
 	bool fail_if_slower;     /* --fail-if-slower given */
 	double slower_pct;       /* its PCT */
-	char **paths;            /* the files, baseline first (borrowed from argv) */
-	size_t npaths;           /* at least 2 */
+	char **paths;            /* per side, its (first) file, baseline first (owned array
+				    of strings borrowed from argv) */
+	char ***side;            /* per side, its files: batches of one setup (owned array
+				    of pointers into argv) */
+	size_t *side_n;          /* per side, the number of its files, >= 1 (owned) */
+	size_t npaths;           /* sides, at least 2 */
+	bool batches;            /* sides were separated by --: each may hold batches */
+	const char *calib_path;  /* --calibration FILE; NULL: the default store */
+	bool no_calib;           /* --no-calibration */
 };
 
 /* One client count of one file against the baseline. */
@@ -22,6 +30,7 @@ struct cmp_cell {
 	const struct lg_cmp_group *bg; /* the baseline's runs (borrowed) */
 	const struct lg_cmp_group *og; /* the other file's runs (borrowed) */
 	struct lg_cmp_result r;      /* the comparison */
+	struct lg_calib cal;         /* the calibration applied to r (r.calibrated) */
 };
 
 /* Everything compared: files[0] is the baseline; cells[i][g] is file i against the
@@ -45,6 +54,18 @@ int lg_cmp_print_tables(const struct cmp_table *t);
 
 /* "12.34 ± 0.56", or "12.34" when there is no interval (one run). */
 void lg_cmp_fmt_stat(const struct lg_stat_summary *s, int prec, char *buf, size_t len);
+/* The drift findings of r, one line each, indented by indent: "base.json drifts -1.9 %
+ * per run (p 0.010)". Nothing when neither side drifts. */
+void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const char *other,
+			const char *indent);
+/* What the batches of r's sides say: the unit decided on, and per side with several
+ * batches the spread between and within them; indented by indent. */
+void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const char *other,
+			  const char *indent);
+/* What calibration r used. */
+void lg_cmp_print_calibration(const struct lg_cmp_result *r, const char *indent);
+/* The note for one batch per side: their spread is unknown. */
+void lg_cmp_print_batch_note(const char *indent);
 /* "+1.2 %", or "n/a". */
 void lg_cmp_fmt_pct(double pct, char *buf, size_t len);
 

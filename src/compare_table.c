@@ -198,11 +198,27 @@ static void verdict_line(const struct cmp_table *t, size_t i, const struct cmp_c
 	if (c->r.below_min_effect)
 		printf(" (%.1f %% < %g %%)", fabs(m->change_pct), t->cli->opts.min_effect_pct);
 	if (c->r.verdict == LG_VERDICT_SAME && isfinite(m->mde_pct))
-		printf("%s could detect %.1f %% or more; %s%zu runs per side for %g %%",
+		printf("%s could detect %.1f %% or more; %s%zu %s per side for %g %%",
 		       c->r.below_min_effect ? ";" : ":", m->mde_pct, m->runs_needed ? "" : "over ",
 		       m->runs_needed ? m->runs_needed : (size_t)LG_COMPARE_MAX_RUNS,
-		       m->target_pct);
+		       c->r.by_batch || c->r.calibrated ? "batches" : "runs", m->target_pct);
 	putchar('\n');
+	lg_cmp_print_drift(&c->r, t->files[0].path, t->files[i].path, "    ");
+	lg_cmp_print_batches(&c->r, t->files[0].path, t->files[i].path, "    ");
+	if (c->r.calibrated)
+		lg_cmp_print_calibration(&c->r, "    ");
+}
+
+/* Whether some cell compares one batch against one batch. */
+static bool any_single(const struct cmp_table *t)
+{
+	for (size_t i = 1; i < t->cli->npaths; i++)
+		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
+			if (t->cells[i][g].present && t->cells[i][g].r.batches[0] < 2 &&
+			    t->cells[i][g].r.batches[1] < 2 && !t->cells[i][g].r.calibrated &&
+			    t->cells[i][g].r.verdict != LG_VERDICT_NONE)
+				return true;
+	return false;
 }
 
 /* The system counters that changed most between the runs of one cell, where the files
@@ -234,6 +250,8 @@ int lg_cmp_print_tables(const struct cmp_table *t)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present)
 				verdict_line(t, i, &t->cells[i][g]);
+	if (any_single(t))
+		lg_cmp_print_batch_note("  ");
 	for (size_t i = 1; i < t->cli->npaths; i++)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present)

@@ -60,6 +60,76 @@ void lg_cmp_fmt_pct(double pct, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
+void lg_cmp_print_drift(const struct lg_cmp_result *r, const char *base, const char *other,
+			const char *indent)
+{
+	bool any = false;
+
+	for (int side = 0; side < 2; side++) {
+		const struct lg_cmp_drift *d = &r->drift[side];
+		const char *path = side ? other : base;
+
+		if (d->drifts)
+			printf("%sDrift: %s drifts %+.1f %% per run (p %s%.3f)\n", indent, path,
+			       d->trend.slope_pct, d->trend.p < 0.001 ? "< " : "",
+			       d->trend.p < 0.001 ? 0.001 : d->trend.p);
+		if (d->first_apart)
+			printf("%sDrift: the first run of %s is %+.1f %% off its other runs "
+			       "(p %s%.3f)\n", indent, path, d->first.diff_pct,
+			       d->first.p < 0.001 ? "< " : "", d->first.p < 0.001 ? 0.001 : d->first.p);
+		any = any || d->drifts || d->first_apart;
+	}
+	if (any)
+		printf("%s  Runs of one batch are not independent samples of its setup, so the "
+		       "verdict\n%s  may be the batches' rather than the setups': give several "
+		       "files per side\n%s  (compare A1 A2 -- B1 B2), or interleave with "
+		       "loadgen ab.\n", indent, indent, indent);
+}
+
+void lg_cmp_print_batch_note(const char *indent)
+{
+	printf("%sOne batch per side: how much batches of one setup differ (a reboot, another"
+	       " hour)\n%sis unknown, so this verdict is about these two batches. To compare "
+	       "kernels, give\n%seach side several batches: compare A1 A2 A3 -- B1 B2 B3.\n",
+	       indent, indent, indent);
+}
+
+void lg_cmp_print_calibration(const struct lg_cmp_result *r, const char *indent)
+{
+	printf("%sCalibrated: batches of this setup differ by %.2f %% (sd) on this machine\n"
+	       "%s  (%zu A/A batches in %s);\n%s  counted as noise, so p, the smallest "
+	       "detectable change and the batches needed\n%s  include it.\n", indent,
+	       r->calib_sd_pct, indent, r->calib_batches, r->calib_path, indent, indent);
+}
+
+void lg_cmp_print_batches(const struct lg_cmp_result *r, const char *base, const char *other,
+			  const char *indent)
+{
+	const char *unit = lg_cmp_metric_unit(r->decided_by);
+
+	if (r->batches[0] < 2 && r->batches[1] < 2)
+		return;
+	if (r->batches[0] < 2 || r->batches[1] < 2)
+		printf("%s%s is one batch: set against the spread of the other side's %zu batch"
+		       " means\n%s  (a prediction interval), so the noise between batches "
+		       "counts.\n", indent, r->batches[0] < 2 ? base : other,
+		       r->batches[0] < 2 ? r->batches[1] : r->batches[0], indent);
+	else
+		printf("%sDecided on batch means: %zu batches against %zu (each batch one value;"
+		       " the\n%s  spread between batches is the noise a difference must beat).\n",
+		       indent, r->batches[0], r->batches[1], indent);
+	for (int s = 0; s < 2; s++) {
+		const struct lg_stat_nested *n = &r->nested[s];
+
+		if (!r->nested_ok[s])
+			continue;
+		printf("%sBatches of %s: sd between batches %.3g %s, sd of runs within a batch"
+		       " %.3g %s\n%s  (batches differ: F = %.2f, p %s%.3f)\n", indent,
+		       s ? other : base, sqrt(n->var_between), unit, sqrt(n->var_within), unit,
+		       indent, n->f, n->p < 0.001 ? "< " : "", n->p < 0.001 ? 0.001 : n->p);
+	}
+}
+
 static void fmt_p(double p, bool tested, char *buf, size_t len)
 {
 	if (!tested)
@@ -91,20 +161,25 @@ static void print_metrics(const struct lg_cmp_result *r)
 		printf("  %-8s %-*s %-*s %-10s %s\n", lg_cmp_metric_unit(i), pad(b, 22), b,
 		       pad(o, 22), o, chg, m->tested ? p + (p[0] == '=' ? 2 : 0) : p);
 	}
-	printf("  runs     %-22zu %zu\n", r->metric[0].base.n, r->metric[0].other.n);
+	if (r->by_batch)
+		printf("  batches  %-22zu %zu\n", r->batches[0], r->batches[1]);
+	else
+		printf("  runs     %-22zu %zu\n", r->metric[0].base.n, r->metric[0].other.n);
 }
 
 /* What backs a verdict, or what the data could not see: one or two lines. */
 static void print_support(const struct lg_cmp_result *r, const struct cli *c)
 {
 	const struct lg_cmp_metric_result *m = &r->metric[r->decided_by];
+	const char *u = r->by_batch || r->calibrated ? "batches" : "runs"; /* the sample unit */
 	char p[32];
 
 	fmt_p(m->mwu.p, true, p, sizeof(p));
 	if (r->rank_too_few)
-		printf("  Rank test (Mann-Whitney U): cannot reach p < %g with %zu and %zu runs"
-		       " (its smallest p is %.3f); it needs more runs to check this.\n",
-		       c->opts.alpha, m->base.n, m->other.n, m->mwu.min_p);
+		printf("  Rank test (Mann-Whitney U): cannot reach p < %g with %zu and %zu %s"
+		       " (its smallest p is %.3f); it needs more %s to check this.\n",
+		       c->opts.alpha, m->base.n, m->other.n, r->by_batch ? u : "runs",
+		       m->mwu.min_p, r->by_batch ? u : "runs");
 	else
 		printf("  Rank test (Mann-Whitney U): U = %g, p %s%s\n", m->mwu.stat, p,
 		       r->rank_disagrees ? ": it DISAGREES with Welch's test, so the runs do not"
@@ -114,15 +189,16 @@ static void print_support(const struct lg_cmp_result *r, const struct cli *c)
 	if (r->verdict != LG_VERDICT_SAME)
 		return;
 	if (isfinite(m->mde_pct))
-		printf("  These runs could only detect a change of %.1f %% or more (80 %% power,"
-		       " alpha = %g); ", m->mde_pct, c->opts.alpha);
+		printf("  These %s could only detect a change of %.1f %% or more (80 %% power,"
+		       " alpha = %g); ", u, m->mde_pct, c->opts.alpha);
 	else
 		printf("  ");
 	if (m->runs_needed)
-		printf("%zu runs per side would detect %g %%.\n", m->runs_needed, m->target_pct);
+		printf("%zu %s per side would detect %g %%.\n", m->runs_needed, u,
+		       m->target_pct);
 	else
-		printf("detecting %g %% would need over %d runs per side.\n", m->target_pct,
-		       LG_COMPARE_MAX_RUNS);
+		printf("detecting %g %% would need over %d %s per side.\n", m->target_pct,
+		       LG_COMPARE_MAX_RUNS, u);
 }
 
 static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
@@ -155,6 +231,13 @@ static void print_verdict(const struct lg_cmp_result *r, const struct cli *c,
 		printf("  Note: all runs within each file gave the same value (zero variance); "
 		       "any difference counts as significant.\n");
 	print_support(r, c);
+	lg_cmp_print_drift(r, base->path, other->path, "  ");
+	if (r->calibrated)
+		lg_cmp_print_calibration(r, "  ");
+	else if (r->batches[0] < 2 && r->batches[1] < 2)
+		lg_cmp_print_batch_note("  ");
+	else
+		lg_cmp_print_batches(r, base->path, other->path, "  ");
 }
 
 static void fmt_ms(const struct lg_cmp_latency *l, uint64_t ns, bool known, char *buf,
@@ -236,8 +319,10 @@ static int print_pairs(const struct cmp_table *t)
 
 int lg_cmp_print_text(const struct cmp_table *t)
 {
-	printf("Baseline: %s (%zu run%s)\n", t->files[0].path, t->files[0].nruns,
-	       t->files[0].nruns == 1 ? "" : "s");
+	printf("Baseline: %s (", t->files[0].path);
+	if (t->files[0].nbatches > 1)
+		printf("%zu batches, ", t->files[0].nbatches);
+	printf("%zu run%s)\n", t->files[0].nruns, t->files[0].nruns == 1 ? "" : "s");
 	if (!t->sweep && t->cli->npaths == 2)
 		return print_pairs(t);
 	for (size_t i = 1; i < t->cli->npaths; i++)

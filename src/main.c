@@ -11,6 +11,7 @@
 #include "loadgen/clock.h"
 #include "loadgen/ab.h"
 #include "loadgen/cli.h"
+#include "loadgen/calibrate.h"
 #include "loadgen/compare.h"
 #include "loadgen/config.h"
 #include "loadgen/coord.h"
@@ -90,6 +91,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: loadgen [options] NCLIENTS|LIST|A..B|auto\n"
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
+		"       loadgen calibrate [run options] NCLIENTS  the machine's spread between\n"
+		"                                batches, for compare (see calibrate --help)\n"
 		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
 		"       loadgen ab (-D DIR -D DIR ... | --variant NAME=CMD ...) --rounds N NCLIENTS\n"
@@ -322,7 +325,8 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 /* NCLIENTS that is no client count (why says so): maybe a misspelt subcommand. */
 static int bad_nclients(const char *arg, const char *why)
 {
-	static const char *const subs[] = { "ab", "compare", "import", "report", "show", NULL };
+	static const char *const subs[] = { "ab", "calibrate", "compare", "import", "report",
+					    "show", NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, arg);
@@ -410,6 +414,8 @@ int main(int argc, char **argv)
 		return lg_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "ab") == 0)
 		return lg_ab_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "calibrate") == 0)
+		return lg_calibrate_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return lg_report_html_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "import") == 0)

@@ -39,6 +39,11 @@ struct lg_cmp_group {
 	size_t *runs;     /* their indexes in the file's runs (owned) */
 	double *mbps;     /* their throughput_mbps (owned) */
 	double *ops;      /* their ops_per_s (owned) */
+	size_t nbatches;  /* batches (files of one side) these runs come from, >= 1 */
+	size_t *boff;     /* nbatches + 1 offsets: batch b is runs boff[b] .. boff[b+1]-1 of
+			     this group (owned) */
+	double *bmbps;    /* per batch, the mean throughput_mbps of its runs here (owned) */
+	double *bops;     /* per batch, the mean ops_per_s (owned) */
 };
 
 /* One result file, loaded and checked: every field used later is known to be there and
@@ -54,6 +59,8 @@ struct lg_cmp_file {
 	double *ops;      /* per-run ops_per_s, nruns values (owned) */
 	struct lg_cmp_group *groups; /* runs by client count, in ascending count (owned) */
 	size_t ngroups;              /* at least 1 */
+	size_t nbatches;             /* files loaded as batches of one setup, >= 1 */
+	char *own_path;              /* the name of several batches, path points here (owned) */
 };
 
 /* The per-run metrics a verdict can be decided on. */
@@ -94,6 +101,17 @@ struct lg_cmp_metric_result {
 					 0 when over LG_COMPARE_MAX_RUNS */
 };
 
+/* Whether one side's runs drift over their order: they are in time order in a result
+ * file, and a batch's shared state (what else ran, caches, neighbours) shows as a trend
+ * or as a first run apart from the rest. Tested on the deciding metric. */
+struct lg_cmp_drift {
+	bool tested;                /* 3 runs or more, so trend and first are set */
+	struct lg_stat_trend trend; /* least-squares trend over run order */
+	struct lg_stat_first first; /* the first run against the others */
+	bool drifts;                /* trend.p < alpha */
+	bool first_apart;           /* first.p < alpha */
+};
+
 /* One file against the baseline. */
 struct lg_cmp_result {
 	struct lg_cmp_metric_result metric[LG_CMP_NMETRICS]; /* by enum lg_cmp_metric */
@@ -104,6 +122,18 @@ struct lg_cmp_result {
 					  though it could have reached alpha */
 	bool rank_too_few;             /* the rank test cannot reach alpha with these runs */
 	unsigned clients;              /* the client count compared (0: not recorded) */
+	struct lg_cmp_drift drift[2];  /* [0] the baseline's runs, [1] the other file's */
+	bool by_batch;                 /* decided on batch means: both sides have >= 2
+					  batches; the metrics' n are batches */
+	size_t batches[2];             /* batches of the baseline and the other side */
+	bool nested_ok[2];             /* nested[] is set: that side has >= 2 batches and
+					  more runs than batches */
+	struct lg_stat_nested nested[2]; /* runs nested in batches, per side, deciding metric */
+	bool calibrated;               /* one batch per side, and a calibration's between-
+					  batch variance was added (lg_calib_apply) */
+	double calib_sd_pct;           /* that calibration's sd between batches, % of mean */
+	size_t calib_batches;          /* the A/A batches it was made from */
+	const char *calib_path;        /* its store (borrowed from the caller's struct) */
 };
 
 /* Latency of one op type over all runs of a file, from the merged histograms. */
@@ -139,6 +169,15 @@ int lg_cmp_file_init(const char *path, json_t *doc, struct lg_cmp_file *out, cha
  * was stopped in setup or warm-up); without a duration, a status "failed". A run
  * "failed" for errors in its measured phase or cleanup did measure. */
 bool lg_cmp_run_measured_nothing(const json_t *run);
+/* Load paths[0..n-1] as n batches of one setup (the same workload), their runs in
+ * order; n = 1 is lg_cmp_file_load. The name of several is "A1.json+A2.json". 0, or
+ * -errno / -EINVAL with err filled. */
+int lg_cmp_file_load_batches(char *const *paths, size_t n, struct lg_cmp_file *out,
+			     char *err, size_t errlen);
+/* Fill the batch fields of f's groups: run r of f->runs is in the batch its member
+ * LG_CMP_BATCH_KEY says (0 when absent; runs of a batch are contiguous). 0 or -ENOMEM. */
+int lg_cmp_file_set_batches(struct lg_cmp_file *f);
+#define LG_CMP_BATCH_KEY "_compare_batch" /* set on runs by lg_cmp_file_load_batches */
 /* Free what f owns; f may be zeroed or NULL. */
 void lg_cmp_file_release(struct lg_cmp_file *f);
 
@@ -178,6 +217,24 @@ const char *lg_cmp_verdict_name(const struct lg_cmp_result *r);
 /* "throughput_mbps" or "ops_per_s" (the JSON key); unit: "MB/s" or "ops/s". */
 const char *lg_cmp_metric_key(enum lg_cmp_metric m);
 const char *lg_cmp_metric_unit(enum lg_cmp_metric m);
+
+/* The batch part of a group comparison out (decided already): batches per side, the
+ * variance components of a side with >= 2 batches; drift is left untested on such a
+ * side (its runs' order spans batches). Cannot fail. */
+void lg_cmp_batches_of(const struct lg_cmp_group *base, const struct lg_cmp_group *other,
+		       const struct lg_cmp_opts *opts, struct lg_cmp_result *out);
+/* The verdict of r from its deciding metric's test (set): faster or slower when
+ * significant and at least min_effect_pct, else the same (below_min_effect when
+ * significant but smaller). */
+void lg_cmp_settle(struct lg_cmp_result *r, const struct lg_cmp_opts *opts);
+/* r compares batch means, and one side has a single batch: test that batch against the
+ * other side's batch means as a new observation (a prediction interval: se = s sqrt(1 +
+ * 1/k), df = k - 1), so the spread between batches counts; the minimum detectable
+ * effect and the batches needed follow. */
+void lg_cmp_predict_batch(const struct lg_cmp_opts *opts, struct lg_cmp_result *r);
+/* Test values v[0..n-1] (in run order) for drift at level alpha. Cannot fail: fewer than
+ * 3 values leave out->tested false. */
+void lg_cmp_drift_of(const double *v, size_t n, double alpha, struct lg_cmp_drift *out);
 
 /* --- Setup differences and latency --- */
 

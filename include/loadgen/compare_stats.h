@@ -136,4 +136,59 @@ double lg_stat_paired_mde(double sd, size_t n, double alpha, double power);
 /* Pairs needed to detect delta with the given power; 2 at least; 0 over max. */
 size_t lg_stat_pairs_needed(double delta, double sd, double alpha, double power, size_t max);
 
+/* --- Batches: drift inside one file, runs nested in batches --- */
+
+/* A straight-line trend of values over their order (run 1, 2, ...): least squares. */
+struct lg_stat_trend {
+	size_t n;         /* values */
+	double slope;     /* change per step, in the values' unit */
+	double slope_pct; /* 100 slope / mean: % of the mean per step */
+	double t;         /* slope / its standard error */
+	double df;        /* n - 2 */
+	double p;         /* two-sided p of "no trend" (R's summary(lm(y ~ seq_along(y)))) */
+};
+/* The trend of y[0..n-1] over its order. 0, or -EINVAL when n < 3 or a value is not
+ * finite. A perfect line gives p 0 (or 1 when flat). */
+int lg_stat_trend(const double *y, size_t n, struct lg_stat_trend *out);
+
+/* The first value against the rest: is it exchangeable with them? */
+struct lg_stat_first {
+	double diff;     /* y[0] - mean(y[1..n-1]) */
+	double diff_pct; /* 100 diff / mean(y[1..n-1]) */
+	double t;        /* diff / (s_rest sqrt(1 + 1/(n-1))): a prediction-interval test */
+	double df;       /* n - 2 */
+	double p;        /* two-sided p */
+};
+/* 0, or -EINVAL when n < 3 or a value is not finite. Constant rest: p 0 when y[0]
+ * differs, 1 when it does not. */
+int lg_stat_first_apart(const double *y, size_t n, struct lg_stat_first *out);
+
+/* One-way random-effects analysis of runs nested in batches (method of moments, which
+ * is REML for a balanced design): the spread of batch means beyond what the spread of
+ * runs inside a batch explains. */
+struct lg_stat_nested {
+	size_t k;           /* batches */
+	size_t n;           /* runs in all */
+	double n0;          /* the effective runs per batch: (n - sum n_i^2 / n) / (k - 1) */
+	double grand_mean;  /* mean of all runs */
+	double ms_within;   /* pooled variance of runs inside their batch, df n - k */
+	double ms_between;  /* n0-weighted variance of batch means, df k - 1 */
+	double var_within;  /* = ms_within: the run-to-run variance component */
+	double var_between; /* max(0, (ms_between - ms_within) / n0): the batch-to-batch
+			       variance component */
+	double f;           /* ms_between / ms_within */
+	double p;           /* P(F(k-1, n-k) >= f): do batches differ at all */
+};
+/* The batches are y[off[i] .. off[i+1]-1] for i < k (off has k + 1 entries, off[0] = 0,
+ * off[k] = n). 0, or -EINVAL when k < 2, a batch is empty, n - k < 1 or a value is not
+ * finite. */
+int lg_stat_nested(const double *y, const size_t *off, size_t k, struct lg_stat_nested *out);
+
+/* The two-sided p of a difference of means delta with standard error se and df degrees
+ * of freedom (a t test whose variance comes from elsewhere, e.g. a calibration). */
+double lg_stat_t_test_p(double delta, double se, double df);
+/* The smallest |difference| a two-sided t test with standard error se and df degrees of
+ * freedom detects with probability power at alpha. NaN for df <= 0 or se < 0. */
+double lg_stat_se_mde(double se, double df, double alpha, double power);
+
 #endif
