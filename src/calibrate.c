@@ -48,7 +48,7 @@ struct cal_cli {
 	const char *out_dir;   /* --out-dir DIR: the batches' result files */
 	const char *store;     /* --store FILE; NULL: the default store */
 	bool from;             /* --from: the arguments are result files */
-	char *fwd[MAX_FWD];    /* run options for every batch, NCLIENTS last */
+	char *fwd[MAX_FWD];    /* run options and NCLIENTS for every batch, as given */
 	size_t nfwd;           /* entries of fwd */
 	bool has_repeat;       /* fwd sets --repeat */
 };
@@ -149,6 +149,12 @@ static int parse(int argc, char **argv, struct cal_cli *c)
 			return lg_cli_usage_error("calibrate", "too many arguments");
 		c->has_repeat |= strcmp(argv[i], "--repeat") == 0 ||
 				 strncmp(argv[i], "--repeat=", 9) == 0;
+		/* the batches' results are calibrate's to write */
+		if (strcmp(argv[i], "--json") == 0 || strncmp(argv[i], "--json=", 7) == 0 ||
+		    strcmp(argv[i], "--log") == 0 || strncmp(argv[i], "--log=", 6) == 0 ||
+		    strcmp(argv[i], "--html") == 0 || strncmp(argv[i], "--html=", 7) == 0)
+			return lg_cli_usage_error("calibrate", "%s: calibrate writes each batch's "
+						  "result itself (--out-dir)", argv[i]);
 		c->fwd[c->nfwd++] = argv[i];
 	}
 	if (c->from && c->nfwd < LG_CALIB_MIN_BATCHES)
@@ -178,9 +184,8 @@ static int run_batch(const struct cal_cli *c, const char *path)
 	int st;
 	pid_t pid;
 
+	/* calibrate's own first: the run's parser takes options and NCLIENTS in any order */
 	argv[k++] = "loadgen";
-	for (size_t i = 0; i + 1 < c->nfwd; i++)
-		argv[k++] = c->fwd[i];
 	if (!c->has_repeat) {
 		argv[k++] = "--repeat";
 		argv[k++] = DEFAULT_REPEAT;
@@ -188,7 +193,8 @@ static int run_batch(const struct cal_cli *c, const char *path)
 	argv[k++] = "-q";
 	argv[k++] = "--json";
 	argv[k++] = (char *)path;
-	argv[k++] = c->fwd[c->nfwd - 1];
+	for (size_t i = 0; i < c->nfwd; i++)
+		argv[k++] = c->fwd[i];
 	argv[k] = NULL;
 	fflush(NULL);
 	pid = fork();

@@ -100,7 +100,8 @@ check(json.loads(p.stdout)["comparisons"][0]["calibration_used"] is None,
 # Errors: exit 2 with a reason, the store untouched.
 for args, why in [(("calibrate", "--from", a[0], a[1]), "at least 3"),
                   (("calibrate", "--batches", "2", "1"), "invalid --batches"),
-                  (("calibrate",), "need NCLIENTS")]:
+                  (("calibrate",), "need NCLIENTS"),
+                  (("calibrate", "--json", "x.json", "1"), "writes each batch's result")]:
     p = lg(*args)
     check(p.returncode == 2 and why in p.stderr, f"{args}: {why}", p)
 bad = os.path.join(d, "bad.json")
