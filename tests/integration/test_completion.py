@@ -90,7 +90,7 @@ expect("loadgen -c ", want=shipped + ["my.yaml", "results"])
 expect("loadgen -c file", exact=["fileserver"])
 expect("loadgen --loadfile=var", exact=["varmail"])
 expect("loadgen -q --loadfile net", exact=["netbench"])
-expect("loadgen ", exact=["ab", "compare", "import", "report", "show"])
+expect("loadgen ", exact=["ab", "calibrate", "compare", "import", "report", "show"])
 expect("loadgen ab --ro", exact=["--rounds"])
 expect("loadgen co", exact=["compare"])
 expect("loadgen compare ", exact=RESULTS)  # not cmp.json, pairs.json: not results
@@ -122,7 +122,8 @@ expect("loadgen ab --monitor ", exact=["off", "on"])
 expect("loadgen --resolve s", exact=["samba", "stat"])
 # Each option once (ab's help wraps a line that starts with --variant; ab --help and the
 # run options share -D, --json, --seed), and not the run options ab refuses.
-for line in ("loadgen ab --", "loadgen -", "loadgen compare --", "loadgen report -"):
+for line in ("loadgen ab --", "loadgen -", "loadgen compare --", "loadgen report -",
+             "loadgen calibrate --"):
     got = complete(line)
     check(len(got) == len(set(got)), "%r offers each option once (got %s)" % (
         line, [o for o in got if got.count(o) > 1]))
@@ -130,4 +131,10 @@ expect("loadgen ab --var", exact=["--variant", "--variant-opts"])
 expect("loadgen ab --", want=["--rounds", "--out-dir", "--warmup", "--monitor"],
        absent=["--repeat", "--html", "--log", "--keep"])
 expect("loadgen ab -c ", want=shipped)
+# calibrate: its options and the run's, not the outputs it writes itself; --from files
+expect("loadgen calibrate --", want=["--batches", "--gap", "--store", "--from", "--loadfile",
+                                     "--repeat"], absent=["--json", "--html", "--log"])
+expect("loadgen calibrate -c file", exact=["fileserver"])
+expect("loadgen calibrate --from ", exact=RESULTS)
+expect("loadgen calibrate --batches ", exact=[])
 shutil.rmtree(top)

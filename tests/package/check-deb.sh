@@ -74,7 +74,7 @@ say "loadgen -c fileserver ran the installed loadfile from $work"
 
 # The man pages: installed, found by man, rendered.
 for page in man1/loadgen.1 man1/loadgen-compare.1 man1/loadgen-import.1 \
-	man1/loadgen-report.1 man1/loadgen-ab.1 man5/loadgen-workload.5; do
+	man1/loadgen-report.1 man1/loadgen-ab.1 man1/loadgen-calibrate.1 man5/loadgen-workload.5; do
 	file=/usr/share/man/$page.gz
 	[ -f "$file" ] || fail "$file not installed"
 	MANWIDTH=80 man --warnings -l "$file" >"$work/page" 2>"$work/err" && [ ! -s "$work/err" ] ||
