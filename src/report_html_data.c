@@ -459,14 +459,16 @@ static json_t *file_json(struct build *b)
 {
 	const json_t *cfg = json_object_get(b->f->doc, "config");
 	double thr = json_number_value(json_object_get(cfg, "stall_threshold_s")) * 1e3;
+	double iv = json_number_value(json_object_get(cfg, "interval_s"));
 	json_t *groups = NULL, *out;
 
 	if (b->f->nruns == 0)
 		return hollow_json(b);
 	if (groups_json(b, &groups))
 		return NULL;
-	out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+	out = json_pack("{s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
 			b->f->path, "nruns", (json_int_t)b->f->nruns, "measured", 1,
+			"interval_s", iv > 0 ? json_real(iv) : json_null(),
 			"unmeasured", lg_report_unmeasured(b->f->doc),
 			"header", header_json(b->f->doc),
 			"mbps", summary_json(b->f->mbps, b->f->nruns, b->f->ngroups > 1),

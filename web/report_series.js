@@ -22,10 +22,12 @@ var lgSeries = (function () {
 	}
 	/* The runs' mean at each moment. Entries are matched by when they end, rounded to the
 	 * interval, not by their index: a run whose master woke late has one long entry where
-	 * the others have several, and its later entries belong with theirs at the same time. */
-	function meanOverTime(runs, key) {
+	 * the others have several, and its later entries belong with theirs at the same time.
+	 * The interval is the run's own (--interval); inferred from the gaps only for files
+	 * that do not say it (a slow machine's gaps are not the interval). */
+	function meanOverTime(runs, key, interval) {
 		var longest = runs.reduce(function (a, r) { return r.series.t.length > a.series.t.length ? r : a; });
-		var step = stepOf(longest.series.t), bins = {};
+		var step = interval > 0 ? interval : stepOf(longest.series.t), bins = {};
 		runs.forEach(function (r) {
 			r.series.t.forEach(function (t, i) {
 				if (typeof t !== 'number') return;
@@ -79,7 +81,7 @@ var lgSeries = (function () {
 		units(files, compare, style).forEach(function (u) {
 			var runs = u.runs.filter(function (r) { return has(r.series[key]); });
 			if (!runs.length) return;
-			var m = meanOverTime(runs, key);
+			var m = meanOverTime(runs, key, u.f.interval_s);
 			out.push({ label: u.label + (runs.length > 1 ? ' (mean of ' + runs.length + ' runs)' : ''), s: u.s,
 				t: m.t, y: m.y, stall: m.stall });
 		});
@@ -123,7 +125,7 @@ var lgSeries = (function () {
 				var m = meanOverTime(runs.map(function (x) {
 					return { series: { t: x.series.t, stall: x.series.stall,
 						v: x.cpu.map(function (c) { return c && typeof c[k] === 'number' ? c[k] : null; }) } };
-				}), 'v');
+				}), 'v', u.f.interval_s);
 				e.t = m.t;
 				e.y[k] = m.y;
 			});
