@@ -32,7 +32,8 @@ maintainer=$(dpkg-deb --field "$deb" Maintainer)
 	fail "Maintainer '$maintainer' is not 'Name <user@domain>'"
 dpkg-deb --field "$deb" Description | awk 'length($0) > 80 { bad = 1 } END { exit bad }' ||
 	fail "a Description line is longer than 80 characters"
-dpkg-deb --field "$deb" Description | grep -q 'loadfile\. Every op is timed' ||
+# the sentences as one line: dpkg wraps them anywhere
+dpkg-deb --field "$deb" Description | tr -s ' \n' '  ' | grep -q 'loadfile\. Every op is timed' ||
 	fail "the Description lost its punctuation"
 depends=$(dpkg-deb --field "$deb" Depends)
 [ -n "$depends" ] || fail "no Depends: dpkg-shlibdeps did not run"
