@@ -24,48 +24,16 @@ import os
 import subprocess
 
 from lgtest import LOADGEN, check, tmpdir
+from stat_ref import betainc
 
 ALPHA, POWER, TARGET_PCT, MAX_PLAN = 0.05, 0.8, 2.0, 10000
 
 # --- the t distributions, pure Python --------------------------------------------------
 
 
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        m2 = 2 * m
-        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
-                    -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-16:
-            break
-    return h
-
-
-def _ibeta(a, b, x):
-    """Regularized incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) +
-           b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
-
-
 def t_upper(t, df):
     """P(T > t), T central t with df degrees of freedom, t >= 0."""
-    return 0.5 * _ibeta(df / 2.0, 0.5, df / (df + t * t))
+    return 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
 
 
 def qt_upper(p, df):
