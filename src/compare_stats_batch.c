@@ -18,8 +18,6 @@
 
 #include "rmath.h"
 
-#define BISECT_ITER 200
-
 static bool all_finite(const double *y, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -132,35 +130,4 @@ double lg_stat_t_test_p(double delta, double se, double df)
 	if (!(df > 0) || !(se >= 0) || !isfinite(delta))
 		return NAN;
 	return p_of(delta, se, df, &t);
-}
-
-/* Power of the two-sided t test at difference delta: noncentral t, as R's power.t.test
- * (strict = TRUE). */
-static double power_at(double delta, double se, double df, double alpha)
-{
-	double tc = qt(1.0 - alpha / 2.0, df, 1, 0), ncp = fabs(delta) / se;
-
-	return pnt(tc, df, ncp, 0, 0) + pnt(-tc, df, ncp, 1, 0);
-}
-
-double lg_stat_se_mde(double se, double df, double alpha, double power)
-{
-	double lo = 0, hi;
-
-	if (!(df > 0) || !(se >= 0) || !(alpha > 0 && power > alpha && power < 1))
-		return NAN;
-	if (se == 0)
-		return 0.0;
-	hi = se;
-	while (power_at(hi, se, df, alpha) < power)
-		hi *= 2.0;
-	for (int i = 0; i < BISECT_ITER && hi - lo > 1e-12 * hi; i++) {
-		double mid = lo + (hi - lo) / 2.0;
-
-		if (power_at(mid, se, df, alpha) < power)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
 }

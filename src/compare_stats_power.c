@@ -46,6 +46,9 @@ double lg_stat_welch_power(double delta, double sa, size_t na, double sb, size_t
 /* The test a search is about: Welch's on two samples or the paired one, at level alpha.
  * The searches vary delta or the size; the rest stays as given here. */
 struct design {
+	bool fixed;   /* a t test of given se and df (the sizes do not matter) */
+	double se;    /* its standard error (fixed only) */
+	double df;    /* its degrees of freedom (fixed only) */
 	bool paired;  /* the paired test (sd in sa), else Welch's (sa and sb) */
 	double sa;    /* standard deviation of the first sample, or of the differences */
 	double sb;    /* standard deviation of the second sample (Welch only) */
@@ -55,6 +58,8 @@ struct design {
 /* Power of design d at difference delta with sizes na and nb (nb: Welch only). */
 static double design_power(const struct design *d, double delta, size_t na, size_t nb)
 {
+	if (d->fixed)
+		return power_se(delta, d->se, d->df, d->alpha);
 	return d->paired ? lg_stat_paired_power(delta, d->sa, na, d->alpha)
 			 : lg_stat_welch_power(delta, d->sa, na, d->sb, nb, d->alpha);
 }
@@ -153,4 +158,15 @@ size_t lg_stat_pairs_needed(double delta, double sd, double alpha, double power,
 	if (!(sd > 0))
 		return 2;
 	return smallest_n(&d, delta, power, max);
+}
+
+/* --- A t test whose standard error comes from elsewhere (a calibration) --- */
+
+double lg_stat_se_mde(double se, double df, double alpha, double power)
+{
+	struct design d = { .fixed = true, .se = se, .df = df, .alpha = alpha };
+
+	if (!(df > 0) || !(se >= 0) || !(alpha > 0 && power > alpha && power < 1))
+		return NAN;
+	return se > 0 ? smallest_delta(&d, 0, 0, se, power) : 0.0;
 }
