@@ -13,9 +13,10 @@ interleaved, so each side's batches run one after the other, as reboots would.
 2. A/A, per pair: K batches of A, then K batches of the same setup (B), then
    `compare A1..AK -- B1..BK` (K >= 2: batch means), or, with K = 1, one batch against one
    with the calibration; a pair called "faster" or "slower" is a false alarm.
-3. 10 % slower, per pair: K' = N batches of A, then N batches of B paced at 90 % of A's
-   mean rate (`--rate`, per client), compared the same way; a pair called "slower" is a catch. A
-   miss must carry a minimum detectable effect above 10 % (never a bare "no difference").
+3. 10 % slower, per pair: K' = N batches of A, then N batches of B paced at 90 % of the
+   mean rate of this pair's A batches (`--rate`, per client), compared the same way; a
+   pair called "slower" is a catch. A miss must carry a minimum detectable effect above
+   10 % (never a bare "no difference").
 
     tests/bench/batch_aa.py [--pairs 40] [--batches 3] [--calib-batches 5] [--slow-batches N]
                             [--only aa|slow] --dir DIR BUILD_DIR
@@ -78,10 +79,20 @@ class Bench:
         return (int(m.group(1)) if m else 0), float(mean.group(1))
 
 
-def run_pairs(b, pairs, k, what, extra_b=()):
+def mean_mbps(files):
+    """Mean throughput of every run of the result files, MB/s."""
+    runs = [r["throughput_mbps"] for f in files for r in json.load(open(f))["runs"]]
+    return sum(runs) / len(runs)
+
+
+def run_pairs(b, pairs, k, what, slow=False):
     called, bare = [], 0
     for i in range(pairs):
         a = [b.batch() for _ in range(k)]
+        # 10 % slower than this pair's A, whatever the machine's pace is just now: each
+        # client paced at 90 % of A's mean rate per client (a rate fixed once, from the
+        # calibration, stops binding when the machine drifts below it)
+        extra_b = ("--rate", f"{0.9 * mean_mbps(a) / int(CLIENTS):.3f}") if slow else ()
         o = [b.batch(extra_b) for _ in range(k)]
         c = b.compare(a, o)
         v = c["verdict"]
@@ -111,7 +122,7 @@ def main():
     ok = True
     try:
         b = Bench(a, tmp)
-        needed, mean = b.calibrate(a.calib_batches)
+        needed, _ = b.calibrate(a.calib_batches)
         print(f"loadgen says a 10 % change needs {needed or 'over 1000'} batches per side")
         if a.only != "slow":
             called, _ = run_pairs(b, a.pairs, a.batches, "aa")
@@ -121,8 +132,7 @@ def main():
             ok &= fa <= 0.05 * a.pairs
         if a.only != "aa":
             k = a.slow_batches or needed or 1
-            called, bare = run_pairs(b, a.pairs, k, "slow",
-                                     ("--rate", f"{0.9 * mean / int(CLIENTS):.3f}"))
+            called, bare = run_pairs(b, a.pairs, k, "slow", slow=True)
             caught = sum(v == "slower" for v in called)
             print(f"10 % slower: caught in {caught} of {a.pairs} pairs with {k} batch(es) "
                   f"per side (target >= 90 %: {caught >= 0.9 * a.pairs}); misses without "
