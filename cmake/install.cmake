@@ -1,14 +1,10 @@
 # Installing loadgen like any Linux tool (included at the end of CMakeLists.txt):
-#  - `-c NAME` finds an installed loadfile (src/loadfile_find.c, its directories set here);
+#  - `-c NAME` finds an installed loadfile (src/load/loadfile_find.c, its directories set in
+#    src/load/CMakeLists.txt);
 #  - man pages generated from the binary's --help (help2man) and loadfiles/README.md
 #    (pandoc), so they say what the code does (tests/integration/test_manpages.py);
 #  - bash completion where bash-completion looks for it;
 #  - `cpack -G DEB`: a .deb whose dependencies dpkg-shlibdeps computes.
-
-# Loadfile lookup by name: next to the executable, the source tree (from the build
-# directory only), the configured prefix.
-set_source_files_properties(src/loadfile_find.c PROPERTIES COMPILE_DEFINITIONS
-  "LG_BUILD_DIR=\"${PROJECT_BINARY_DIR}\";LG_SOURCE_LOADFILES=\"${PROJECT_SOURCE_DIR}/loadfiles\";LG_INSTALL_LOADFILES=\"${CMAKE_INSTALL_FULL_DATADIR}/loadgen/loadfiles\"")
 
 # --- Man pages -------------------------------------------------------------------------
 option(LOADGEN_MAN "Generate and install the man pages (Debian: help2man, pandoc)" ON)

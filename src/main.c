@@ -8,26 +8,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loadgen/clock.h"
-#include "loadgen/ab.h"
-#include "loadgen/cli.h"
-#include "loadgen/calibrate.h"
-#include "loadgen/compare.h"
-#include "loadgen/config.h"
-#include "loadgen/coord.h"
-#include "loadgen/engine.h"
-#include "loadgen/import.h"
-#include "loadgen/report.h"
-#include "loadgen/monitor.h"
-#include "loadgen/report_html.h"
-#include "loadgen/run_output.h"
-#include "loadgen/show.h"
-#include "loadgen/suggest.h"
-#include "loadgen/sysinfo.h"
-#include "loadgen/units.h"
-#include "runs.h"
-#include "signals.h"
-#include "tag_stderr.h"
+#include "loadgen/model/clock.h"
+#include "loadgen/app/ab.h"
+#include "loadgen/model/cli.h"
+#include "loadgen/app/calibrate.h"
+#include "loadgen/compare/compare.h"
+#include "loadgen/model/config.h"
+#include "loadgen/run/coord.h"
+#include "loadgen/run/engine.h"
+#include "loadgen/app/import.h"
+#include "loadgen/output/report.h"
+#include "loadgen/env/monitor.h"
+#include "loadgen/compare/report_html.h"
+#include "loadgen/output/run_output.h"
+#include "loadgen/app/show.h"
+#include "loadgen/model/suggest.h"
+#include "loadgen/env/sysinfo.h"
+#include "loadgen/model/units.h"
+#include "app/runs.h"
+#include "run/signals.h"
+#include "run/ranks/tag_stderr.h"
 
 #define MAX_CLIENTS 100000
 
@@ -437,8 +437,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &start);
 	if (lg_sysinfo_json(cfg.directory, argc, argv, &start, &cfg.env) == 0)
 		(cfg.quiet ? lg_sysinfo_print_short : lg_sysinfo_print)(stdout, cfg.env);
-	if (cfg.coord)
-		cfg.coord->env = cfg.env;
+	lg_coord_of(&cfg)->env = cfg.env;
 	if (lg_run_output_log_open(&cfg, wls[0], err, sizeof(err))) {
 		fprintf(stderr, "loadgen: --log %s\n", err);
 		goto out;
@@ -455,11 +454,10 @@ int main(int argc, char **argv)
 		status = LG_EXIT_ERRORS;
 out:
 	lg_run_output_log_close(&cfg, NULL, err, sizeof(err)); /* when not closed above */
-	if (cfg.coord) { /* every rank leaves with rank 0's status */
-		lg_coord_bcast(cfg.coord, &status, sizeof(status));
-		lg_coord_close(cfg.coord);
-		lg_stderr_untag();
-	}
+	/* every rank leaves with rank 0's status (on one host: nothing to wait for) */
+	lg_coord_bcast(lg_coord_of(&cfg), &status, sizeof(status));
+	lg_coord_close(lg_coord_of(&cfg));
+	lg_stderr_untag();
 	for (size_t i = 0; i < n; i++) {
 		lg_monitor_destroy(runs[i].mon);
 		lg_run_clear(&runs[i]);

@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "client.h"
-#include "loadgen/stats.h"
-#include "loadgen/yaml_load.h"
+#include "run/client.h"
+#include "loadgen/counters/counters.h"
+#include "loadgen/load/yaml_load.h"
 
 /* One client and everything it borrows. */
 struct harness {

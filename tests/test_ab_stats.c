@@ -1,5 +1,5 @@
-/* loadgen ab's pairing and statistics (src/ab_stats.c, the paired power in
- * src/compare_stats_power.c) against independently computed values.
+/* loadgen ab's pairing and statistics (src/app/ab/ab_stats.c, the paired power in
+ * src/inference/power.c) against independently computed values.
  *
  * Reference numbers were computed with SciPy 1.x (Debian python3-scipy), code shared
  * with loadgen: none (SciPy uses Boost's distributions, loadgen R's):
@@ -14,7 +14,7 @@
  * (sort, multiply the i-th smallest by m - i + 1, cumulative maximum, cap at 1) and
  * checked with a ten-line Python version of that rule; the numbers are written below.
  */
-#include "loadgen/ab.h"
+#include "loadgen/app/ab.h"
 
 #include <errno.h>
 #include <math.h>

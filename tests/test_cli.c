@@ -5,7 +5,7 @@
  * and short), a value given to an option that takes none, an unknown short option; the
  * hand-written parsers' unknown option; always "loadgen", whatever path argv[0] holds.
  * fd 2 is captured in an unlinked file and given back before anything is asserted. */
-#include "loadgen/cli.h"
+#include "loadgen/model/cli.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

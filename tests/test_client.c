@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "loadgen/histogram.h"
+#include "loadgen/model/histogram.h"
 
 #define MS 1000000ull
 

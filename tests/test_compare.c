@@ -1,6 +1,6 @@
 /* compare's evaluation on hand-built result documents: checking files, verdicts,
  * --min-effect, --fail-if-slower, setup differences and merged latency histograms. */
-#include "loadgen/compare.h"
+#include "loadgen/compare/compare.h"
 
 #include <errno.h>
 #include <math.h>

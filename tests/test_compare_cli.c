@@ -2,7 +2,7 @@
  * the offending argument), unreadable files named, the text verdict, --json on stdout
  * as one document, and --fail-if-slower's exit status. stdout and stderr are captured
  * through files. (compare_eval.c, the evaluation, is tested in test_compare.c.) */
-#include "loadgen/compare.h"
+#include "loadgen/compare/compare.h"
 
 #include <fcntl.h>
 #include <jansson.h>

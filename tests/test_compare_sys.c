@@ -5,7 +5,7 @@
  * "new", a negative one divides by its size), the ranking (by Welch p-value with >= 2
  * runs on both sides, else by size of change, then by name; one-sided keys last), the
  * cap on rows and on runs, and the exact text lg_cmp_sys_print writes, or its silence. */
-#include "loadgen/compare_sys.h"
+#include "loadgen/compare/compare_sys.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "loadgen/config.h"
-#include "loadgen/coord.h"
-#include "loadgen/rundir.h"
+#include "loadgen/model/config.h"
+#include "loadgen/run/coord.h"
+#include "loadgen/run/rundir.h"
 
 static const char *const vars[] = {
 	"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
@@ -78,11 +78,12 @@ static void test_open_without_mpi(void **state)
 	clear_env();
 	if (lg_coord_built()) {
 		assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), 0);
-		assert_null(c); /* no launcher, no --mpi: MPI is not touched */
+		assert_ptr_equal(c, lg_coord_single()); /* no launcher, no --mpi: MPI is not
+							    touched */
 		return;
 	}
 	assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), 0);
-	assert_null(c);
+	assert_ptr_equal(c, lg_coord_single());
 	assert_int_equal(lg_coord_open(true, &c, err, sizeof(err)), -ENOTSUP);
 	assert_null(c);
 	assert_non_null(strstr(err, "--mpi"));
@@ -93,11 +94,12 @@ static void test_open_without_mpi(void **state)
 	assert_non_null(strstr(err, "Open MPI"));
 	setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
 	assert_int_equal(lg_coord_open(false, &c, err, sizeof(err)), 0);
-	assert_null(c);
+	assert_ptr_equal(c, lg_coord_single());
 	clear_env();
 }
 
-/* With no coordinator every hook hands back the local value. */
+/* On one host (lg_coord_single(), and lg_coord_of a config without a coordinator) every
+ * hook hands back the local value. */
 static void test_single_host_hooks(void **state)
 {
 	struct lg_coord_tick t = { .sum = { 1, 2, 3, 4, 5 }, .max = { 6, 1, 0, 1, 1 } };
@@ -105,26 +107,28 @@ static void test_single_host_hooks(void **state)
 	const char *const names[] = { "a", "b" };
 	char err[64] = "mine", buf[4] = "abc";
 	struct lg_config cfg = { .clients = 4 };
+	struct lg_coord *one = lg_coord_single();
 
 	(void)state;
-	assert_int_equal(lg_coord_rank(NULL), 0);
-	assert_int_equal(lg_coord_size(NULL), 1);
-	assert_int_equal(lg_coord_status(NULL, -EIO, err, sizeof(err)), -EIO);
+	assert_ptr_equal(lg_coord_of(&cfg), one);
+	assert_int_equal(lg_coord_rank(one), 0);
+	assert_int_equal(lg_coord_size(one), 1);
+	assert_int_equal(lg_coord_status(one, -EIO, err, sizeof(err)), -EIO);
 	assert_string_equal(err, "mine");
-	assert_int_equal(lg_coord_status(NULL, 0, err, sizeof(err)), 0);
-	assert_int_equal(lg_coord_start(NULL, -ENOSPC, err, sizeof(err)), -ENOSPC);
-	assert_int_equal(lg_coord_agree(NULL, fields, names, 2, err, sizeof(err)), 0);
-	assert_int_equal(lg_coord_agree_config(NULL, &cfg, 42, err, sizeof(err)), 0);
-	assert_int_equal(lg_coord_bcast(NULL, buf, sizeof(buf)), 0);
+	assert_int_equal(lg_coord_status(one, 0, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_start(one, -ENOSPC, err, sizeof(err)), -ENOSPC);
+	assert_int_equal(lg_coord_agree(one, fields, names, 2, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_agree_config(one, &cfg, 42, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_bcast(one, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "abc");
-	assert_int_equal(lg_coord_tick(NULL, &t), 0);
+	assert_int_equal(lg_coord_tick(one, &t), 0);
 	assert_int_equal(t.sum[LG_TICK_D_WR], 5);
 	assert_int_equal(t.max[LG_TICK_MAX_LAT], 6);
-	assert_int_equal(lg_coord_sum(NULL, v, 3), 0);
+	assert_int_equal(lg_coord_sum(one, v, 3), 0);
 	assert_int_equal(v[2], 9);
-	assert_int_equal(lg_coord_finish(NULL, NULL, NULL, 0, err, sizeof(err)), 0);
-	assert_true(lg_coord_owns_rundir(NULL));
-	lg_coord_close(NULL);
+	assert_int_equal(lg_coord_finish(one, NULL, NULL, 0, err, sizeof(err)), 0);
+	assert_true(lg_coord_owns_rundir(one));
+	lg_coord_close(one);
 	lg_multi_destroy(NULL);
 }
 
@@ -136,7 +140,7 @@ static void test_rundir_single(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(base));
-	assert_int_equal(lg_coord_rundir(NULL, base, &path, &fd, err, sizeof(err)), 0);
+	assert_int_equal(lg_coord_rundir(lg_coord_single(), base, &path, &fd, err, sizeof(err)), 0);
 	assert_true(fd >= 0);
 	assert_int_equal(strncmp(path, base, strlen(base)), 0);
 	assert_int_equal(stat(path, &st), 0);

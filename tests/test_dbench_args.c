@@ -3,7 +3,7 @@
  * patterns, handles opened, used, closed and reopened (with the messages for a handle
  * used before it is opened or after it is closed), and the line splitter growing its
  * buffer. */
-#include "dbench_args.h"
+#include "load/dbench/dbench_args.h"
 
 #include <errno.h>
 #include <setjmp.h>

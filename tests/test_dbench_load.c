@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "dbench_names.h"
-#include "loadgen/dbench_load.h"
+#include "load/dbench/dbench_names.h"
+#include "loadgen/load/dbench_load.h"
 
 #ifndef LG_SOURCE_DIR
 #define LG_SOURCE_DIR "."

@@ -1,6 +1,6 @@
 /* dbench_names.c: NT status words to expected results, NTCreateX dispositions to open
  * flags, SMB paths to path templates, DOS wildcards to fnmatch patterns. */
-#include "dbench_names.h"
+#include "load/dbench/dbench_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/workload.h"
+#include "loadgen/model/workload.h"
 
 static void test_status(void **state)
 {

@@ -2,7 +2,7 @@
  * the word-at-a-time splitter against the copying one, NUL bytes, too many fields), numbers as dbench reads
  * them but strictly, and the maps (string and number keys, growth, the small-key
  * array). */
-#include "dbench_parse.h"
+#include "load/dbench/dbench_parse.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -4,7 +4,7 @@
  * align) and its exact "t.yaml:LINE:COL: message", the column found by the key in the
  * op's own step (several may share a line) or falling back -- and the alignment found
  * under a directory, or assumed. */
-#include "loadgen/direct.h"
+#include "loadgen/load/direct.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/yaml_load.h"
 
 /* Lines 1-3: slot f opened with O_DIRECT, slot g without; the op under test is line 4. */
 #define HEAD "run:\n  - create: {path: f, as: f, flags: [direct]}\n  - create: {path: g, as: g}\n"

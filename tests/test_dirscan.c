@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "dirscan.h"
+#include "run/dirscan.h"
 
 static char base[] = "/tmp/lg_dirscan_XXXXXX";
 static int basefd = -1;

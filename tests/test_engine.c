@@ -5,7 +5,7 @@
  * in warm-up making an aborted run, an interrupt ending a long setup or run early, and
  * a master woken late taking one long interval, not a run of empty ones, and the last
  * interval kept however short it is when ops are pending. */
-#include "loadgen/engine.h"
+#include "loadgen/run/engine.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,8 +25,9 @@
 
 #include <cmocka.h>
 
-#include "engine_priv.h"
-#include "loadgen/yaml_load.h"
+#include "loadgen/run/coord.h"
+#include "run/engine_priv.h"
+#include "loadgen/load/yaml_load.h"
 
 static char dir[64];
 
@@ -275,6 +276,7 @@ static void test_last_interval_short(void **state)
 	memset(&run, 0, sizeof(run));
 	memset(&e, 0, sizeof(e));
 	e.cfg = &cfg;
+	e.co = lg_coord_of(&cfg);
 	e.sh = &sh;
 	e.live = live;
 	e.spawn.started = 2;

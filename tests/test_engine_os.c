@@ -2,7 +2,7 @@
  * behind; tmpfs refuses it, with the directory and the errno in the message),
  * --drop-caches (as root it works; in a child that gave up root it fails with the path
  * and EACCES), and the master's real-time switch and its restore. */
-#include "engine_os.h"
+#include "run/engine_os.h"
 
 #include <errno.h>
 #include <fcntl.h>

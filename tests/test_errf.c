@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/errf.h"
+#include "loadgen/model/errf.h"
 
 /* lg_verrf through a variadic wrapper, as the loaders call it after their prefix. */
 static int after_prefix(char *err, size_t len, size_t off, int rc, const char *fmt, ...)

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/stats.h"
+#include "loadgen/counters/counters.h"
 
 static void test_names(void **state)
 {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/footprint.h"
+#include "loadgen/model/footprint.h"
 
 /* A workload under construction, with file slot 0 named "f". */
 static struct lg_workload *wl_new(void)

@@ -1,6 +1,6 @@
 /* Histogram: layout, exact fields, merge, edge cases, and percentile accuracy measured
  * against the exact percentiles of sorted random samples. */
-#include "loadgen/histogram.h"
+#include "loadgen/model/histogram.h"
 
 #include <math.h>
 #include <setjmp.h>

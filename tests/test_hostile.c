@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "loadgen/dbench_load.h"
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/dbench_load.h"
+#include "loadgen/load/yaml_load.h"
 
 #ifndef LG_SOURCE_DIR
 #define LG_SOURCE_DIR "."

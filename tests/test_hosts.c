@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "loadgen/coord.h"
-#include "loadgen/hosts.h"
+#include "loadgen/run/coord.h"
+#include "loadgen/output/hosts.h"
 
 /* 2 ranks x 2 clients: rank 0 on host a, rank 1 on host b. Client i did (i+1) * 10
  * writes of 1000 bytes, each taking (i+1) microseconds, its last op ending at i s. */

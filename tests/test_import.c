@@ -1,7 +1,7 @@
 /* import.c: `loadgen import` -- its options and usage errors (exit 2), a dbench
  * loadfile converted to YAML that loads back to the same ops, input errors with the
  * file's name, and output errors. stderr and stdout are captured through files. */
-#include "loadgen/import.h"
+#include "loadgen/app/import.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +18,8 @@
 
 #include "tmpdir_fixture.h"
 
-#include "loadgen/loadfile.h"
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/loadfile.h"
+#include "loadgen/load/yaml_load.h"
 
 static char out[2][8192]; /* what the last call wrote to stdout, stderr */
 

@@ -1,7 +1,7 @@
 /* Unit tests of kmsg: /dev/kmsg records parsed (level, facility, time, continuation
  * lines), which are kept (warning and worse, signs of trouble at any level), an unreadable
  * log said once, and the report's box. */
-#include "loadgen/kmsg.h"
+#include "loadgen/env/kmsg.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -2,7 +2,7 @@
  * writer), and what is refused with the right errno before any read (a directory, a
  * device, a file the user may not read, a missing one) -- the user's words for each,
  * and the choice of loader by content. */
-#include "loadgen/loadfile.h"
+#include "loadgen/load/loadfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the loadfile lookup by name (src/loadfile_find.c): a file here wins, a
+/* Unit tests of the loadfile lookup by name (src/load/loadfile_find.c): a file here wins, a
  * path is taken as it is, NAME and NAME.yaml are found in the data directories in order,
  * and a miss says where it looked, which loadfiles are shipped and the closest of them. */
 #include <errno.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/loadfile.h"
+#include "loadgen/load/loadfile.h"
 
 static char base[] = "/tmp/lg_loadfile_testXXXXXX";
 static char dirs[2][LG_LOADFILE_PATH_MAX]; /* base/a and base/b, searched in that order */

@@ -3,7 +3,7 @@
  * the result and the log, a summary of their sums and means, the vmstat difference, the
  * kernel log and the text; the summary still the entries' sum when memory runs out (or
  * no result); as root, warnings planted in /dev/kmsg, timed rightly. */
-#include "loadgen/monitor.h"
+#include "loadgen/env/monitor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +20,9 @@
 
 #include "skip_part.h"
 
-#include "loadgen/clock.h"
-#include "loadgen/runlog.h"
-#include "loadgen/sysinfo.h"
+#include "loadgen/model/clock.h"
+#include "loadgen/env/runlog.h"
+#include "loadgen/env/sysinfo.h"
 
 #define NS LG_NS_PER_SEC
 #define N 3 /* intervals of a full run */

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "client.h"
-#include "ops_dbench.h"
+#include "run/client.h"
+#include "run/ops_dbench.h"
 
 static char base[] = "/tmp/lg_ops_dbench_XXXXXX";
 

@@ -3,7 +3,7 @@
  * named like an input or another output is refused with both names, inputs alone and
  * standard output ("-") never are; an output that is not a regular file (a FIFO,
  * /dev/null) is refused, which a rename over it would replace. */
-#include "loadgen/paths.h"
+#include "loadgen/model/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Report: exact text of the progress line, the table and the Throughput line for a
  * hand-built run. Expected latencies are worked out by hand from the bucket layout. */
-#include "loadgen/report.h"
+#include "loadgen/output/report.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -3,7 +3,7 @@
  * buckets that are not loadgen's, verdicts and numbers from compare_eval.c, per-interval
  * series with stalls, per-client means, optional keys of newer results, and no data
  * object rather than a short one when memory runs out. */
-#include "loadgen/report_html.h"
+#include "loadgen/compare/report_html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/histogram.h"
+#include "loadgen/model/histogram.h"
 
 static unsigned allocs, fail_at; /* jansson allocations so far; fail that one (0: none) */
 

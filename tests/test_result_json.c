@@ -1,6 +1,6 @@
 /* Result JSON: the built document for a hand-made run, the whole document or none when
  * memory runs out, the atomic write and its reload, and the destination checks. */
-#include "loadgen/result_json.h"
+#include "loadgen/output/result_json.h"
 
 #include <dirent.h>
 #include <errno.h>

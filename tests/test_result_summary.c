@@ -3,7 +3,7 @@
  * stalls, and corruption notes as the result file states them, and the UTF-8 check that
  * tells a refused name (null) from a failed allocation. Runs are built by hand so each
  * figure can be worked out on paper. */
-#include "result_summary.h"
+#include "counters/result_summary.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * the ops, times the clients for threads, once for processes), the soft limit raised
  * toward the hard one when that is enough, a clear refusal when it is not, and the
  * threads-max check. Each case runs in a child process, whose limits it may lower. */
-#include "rlimits.h"
+#include "run/rlimits.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/yaml_load.h"
 
 /* Three files open at once at most (a, b, c), though there are four slots. */
 static const char *const WL = "run:\n"

@@ -3,7 +3,7 @@
  * order, and their values) and result line, the file closed and cfg->runlog cleared;
  * no --log, nothing done; and the messages when the log cannot be created or
  * written. */
-#include "loadgen/run_output.h"
+#include "loadgen/output/run_output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +21,9 @@
 
 #include "skip_part.h"
 
-#include "loadgen/clock.h"
-#include "loadgen/monitor.h"
-#include "loadgen/result_json.h"
+#include "loadgen/model/clock.h"
+#include "loadgen/env/monitor.h"
+#include "loadgen/output/result_json.h"
 
 static const char *const names[] = { "ReadX" };
 static char *argv_[] = { "loadgen", "--log", "run.log", "1", NULL };

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/rundir.h"
+#include "loadgen/run/rundir.h"
 
 static char base[] = "/tmp/lg_rundir_testXXXXXX";
 

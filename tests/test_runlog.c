@@ -1,7 +1,7 @@
 /* Unit tests of runlog: lines written whole and read back; a complete log gives its
  * result, a truncated one (no result line, a torn last line) says what it holds, a bad
  * line in the middle is an error with path:line:col. */
-#include "loadgen/runlog.h"
+#include "loadgen/env/runlog.h"
 
 #include <errno.h>
 #include <setjmp.h>

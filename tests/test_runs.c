@@ -1,8 +1,8 @@
-/* The runs of an invocation (src/runs.c): loading the built-in workload, the checks
+/* The runs of an invocation (src/app/runs.c): loading the built-in workload, the checks
  * before a run (preflight), and the exit status for what the runs found. The sweep and
  * repeat loops run the engine and are covered by the integration tests (test_sweep.py,
  * test_repeat.py). */
-#include "runs.h"
+#include "app/runs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "loadgen/engine.h"
-#include "loadgen/coord.h"
+#include "loadgen/run/engine.h"
+#include "loadgen/run/coord.h"
 
 /* A config for one client on one host in dir (no options). */
 static struct lg_config config_in(const char *dir)

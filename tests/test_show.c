@@ -3,7 +3,7 @@
  * as YAML comments (widths, types, first uses, none), a dbench loadfile summarised, and
  * files that cannot be read or compiled (exit 2, the error on stderr, nothing on stdout).
  * stdout and stderr are captured in unlinked files and given back before asserting. */
-#include "loadgen/show.h"
+#include "loadgen/app/show.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 
 #include "tmpdir_fixture.h"
 
-#include "builtin.h"
+#include "load/builtin.h"
 
 static char path[2][128], out[2][16384]; /* the last call's stdout and stderr */
 

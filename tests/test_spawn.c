@@ -1,7 +1,7 @@
 /* spawn.c: threads and forked processes run lg_client_main for every client; a forked
  * client writes what the master reads through shared memory; a killed client is
  * reported lost with its signal, a finished one is not. */
-#include "spawn.h"
+#include "run/spawn.h"
 
 #include "client_harness.h"
 

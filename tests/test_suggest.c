@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/suggest.h"
+#include "loadgen/model/suggest.h"
 
 static const char *const ops[] = {
 	"open", "create", "close", "write", "read", "fsync", "fdatasync", "unlink", "mkdir",

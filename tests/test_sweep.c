@@ -1,7 +1,7 @@
 /* Client sweeps: NCLIENTS lists, ranges and auto; --repeat's value and its stopping rule;
  * when a summary warns about variation. Expected counts are worked out by hand from the
- * rules in include/loadgen/sweep.h and README's Usage section. */
-#include "loadgen/sweep.h"
+ * rules in include/loadgen/model/sweep.h and README's Usage section. */
+#include "loadgen/model/sweep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "result_summary.h"
+#include "counters/result_summary.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,6 +1,6 @@
 /* Unit tests of sysinfo.c: the env object of this machine and the text header (the
  * /proc and /sys parsers it uses are tested in test_sysinfo_probe.c). */
-#include "loadgen/sysinfo.h"
+#include "loadgen/env/sysinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

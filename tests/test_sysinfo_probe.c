@@ -1,7 +1,7 @@
 /* Unit tests of sysinfo_probe.c: the /proc parsers fed made-up machines (escaped,
  * stacked, hidden and bind mounts, btrfs subvolumes, other architectures' cpuinfo) and
  * the block device walk on a fake sysfs tree. */
-#include "loadgen/sysinfo.h"
+#include "loadgen/env/sysinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

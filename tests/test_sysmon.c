@@ -1,7 +1,7 @@
 /* Unit tests of sysmon: the diskstats parser on 14-, 18- and 20-field lines, PSI, vmstat
  * and /proc/stat text, and the arithmetic of two canned snapshots (tests/data/proc/a and
  * b, 2 s apart), every expected value computed by hand in the comments. */
-#include "loadgen/sysmon.h"
+#include "loadgen/env/sysmon.h"
 
 #include <errno.h>
 #include <math.h>

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "sysnc.h"
+#include "run/sysnc.h"
 
 static char base[] = "/tmp/lg_sysnc_XXXXXX";
 static int dirfd_ = -1;

@@ -5,7 +5,7 @@
  * flush a buffered stderr; tagging twice or untagging when not tagged changes nothing;
  * a signal does not stop the copying; a last line goes out at once, past the pipe.
  * Assertions come after fd 2 is given back, so that cmocka can print. */
-#include "tag_stderr.h"
+#include "run/ranks/tag_stderr.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/units.h"
+#include "loadgen/model/units.h"
 
 /* Assert that s parses as a size equal to want. */
 static void size_ok(const char *s, uint64_t want)

@@ -1,7 +1,7 @@
 /* --verify: blocks written into a "file image" (a zeroed array standing for the file)
  * by lg_verify_fill, checked by lg_verify_check, and corruptions carried through the
  * stats, the text report and the JSON notes. */
-#include "verify.h"
+#include "run/verify.h"
 
 #include <fcntl.h>
 #include <setjmp.h>
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <xxhash.h>
 
-#include "loadgen/report.h"
-#include "result_summary.h"
+#include "loadgen/output/report.h"
+#include "counters/result_summary.h"
 
 #define U LG_VERIFY_UNIT
 #define IMG (64 * 1024)

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "window.h"
+#include "counters/window.h"
 
 static struct lg_window w1, w2;
 

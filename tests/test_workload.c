@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/workload.h"
+#include "loadgen/model/workload.h"
 
 static void test_path_check_accepts(void **state)
 {

@@ -1,4 +1,4 @@
-/* Tests for the fast YAML reader (src/yaml_fast.c): wherever it accepts a text, the tree
+/* Tests for the fast YAML reader (src/load/yaml/yaml_fast.c): wherever it accepts a text, the tree
  * must be the one libyaml builds (kinds, texts, plain flags, line:column of every node);
  * what imported loadfiles look like must be accepted; anything outside its subset must
  * be handed to libyaml (-EAGAIN), never misread. */
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
-#include "yaml_priv.h"
+#include "loadgen/load/yaml_load.h"
+#include "load/yaml/yaml_priv.h"
 
 static char err[512];
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "yaml_priv.h"
+#include "load/yaml/yaml_priv.h"
 
 static struct lg_yctx ctx(struct lg_workload *wl)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/yaml_load.h"
 
 #ifndef LG_SOURCE_DIR
 #define LG_SOURCE_DIR "."

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/yaml_load.h"
 
 static char err[512];
 

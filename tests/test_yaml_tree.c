@@ -3,7 +3,7 @@
  * line:column: aliases and anchors, nesting past LG_YAML_MAX_DEPTH, non-scalar keys,
  * syntax errors, and more than one document; explicit tags accepted exactly where they
  * fit their node. */
-#include "yaml_priv.h"
+#include "load/yaml/yaml_priv.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "loadgen/yaml_load.h"
-#include "loadgen/yaml_write.h"
-#include "yaml_priv.h"
+#include "loadgen/load/yaml_load.h"
+#include "loadgen/load/yaml_write.h"
+#include "load/yaml/yaml_priv.h"
 
 static char err[512];
 

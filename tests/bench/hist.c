@@ -6,7 +6,7 @@
  * latencies spread), 64 Ki of them replayed in a loop, so the figure is the record
  * alone, not the random number generator. Prints one JSON line:
  * {"records", "seconds", "ns_per_record"}. */
-#include "loadgen/histogram.h"
+#include "loadgen/model/histogram.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "loadgen/loadfile.h"
+#include "loadgen/load/loadfile.h"
 
 static int by_value(const void *a, const void *b)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "loadgen/loadfile.h"
+#include "loadgen/load/loadfile.h"
 
 #define MAX_REPS 50 /* runs per file */
 

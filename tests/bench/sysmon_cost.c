@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "loadgen/sysmon.h"
+#include "loadgen/env/sysmon.h"
 
 static double now_us(clockid_t c)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadgen/workload.h"
+#include "loadgen/model/workload.h"
 
 /* rc and err of a load of fname: 0 with a workload and no message, or -EINVAL/-ENOMEM
  * with a message that starts "FNAME:" (then a line number, or " out of memory"). */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadgen/dbench_load.h"
+#include "loadgen/load/dbench_load.h"
 
 #include "fuzz_common.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadgen/yaml_load.h"
+#include "loadgen/load/yaml_load.h"
 
 #include "fuzz_common.h"
 

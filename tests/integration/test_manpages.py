@@ -61,7 +61,7 @@ def man_options(roff):
 def code_options(sub):
     """Options the getopt table of SUB's source accepts (None when no file has one)."""
     want = "Usage: loadgen " + (sub + " " if sub else "[")
-    for path in glob.glob(os.path.join(SOURCE, "src", "*.c")):
+    for path in glob.glob(os.path.join(SOURCE, "src", "**", "*.c"), recursive=True):
         src = open(path).read()
         if want not in src or "struct option" not in src:
             continue

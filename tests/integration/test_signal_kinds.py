@@ -1,4 +1,4 @@
-"""Every signal of the table in src/signals.c does what the table says, on the real binary:
+"""Every signal of the table in src/run/signals.c does what the table says, on the real binary:
 SIGHUP, SIGALRM and SIGXCPU stop a run like SIGINT (results written with status
 "interrupted", the run directory cleaned up, exit 130); SIGPIPE, SIGUSR1, SIGUSR2 and
 SIGXFSZ are ignored (the run ends by itself, "complete", exit 0). A closed stdout

@@ -1,0 +1,54 @@
+/* The ranks and hosts of a run on several hosts, as its result keeps them (lg_run.multi):
+ * filled by the coordination of ranks (run/ranks), owned by the run (counters), shown by
+ * the per-host table and JSON (output). */
+#ifndef LOADGEN_RANKS_H
+#define LOADGEN_RANKS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#define LG_HOST_MAX 64 /* bytes kept of a host name, with its NUL */
+
+/* One rank as the result shows it. */
+struct lg_rank_info {
+	char host[LG_HOST_MAX]; /* its host name (gethostname) */
+	unsigned host_index;    /* its host in lg_multi.hosts */
+	bool shared;            /* it saw the run directory rank 0 created */
+};
+
+/* One host of the run. */
+struct lg_host_info {
+	char name[LG_HOST_MAX]; /* host name */
+	unsigned ranks;         /* ranks that ran on it */
+	bool shared;            /* every rank on it saw rank 0's run directory */
+	json_t *env;            /* environment its first rank recorded (owned), or NULL */
+};
+
+/* The ranks and hosts of a run, attached to the result on rank 0 (lg_run.multi). */
+struct lg_multi {
+	unsigned nranks;             /* ranks (MPI processes) */
+	unsigned per_rank;           /* clients per rank: client c ran on rank c / per_rank */
+	unsigned nhosts;             /* distinct host names */
+	struct lg_rank_info *ranks;  /* nranks entries (owned) */
+	struct lg_host_info *hosts;  /* nhosts entries, in order of first rank (owned) */
+	double start_skew_ms;        /* spread of the ranks' start (leaving the barrier),
+					rank clocks corrected by their measured offsets */
+	double clock_error_ms;       /* uncertainty of those offsets (half the shortest
+					round trip to the farthest rank); 0 on one rank */
+};
+
+/* Free m and what it owns. NULL is fine. Inline so that the counters, which own
+ * results, need no link dependency on the coordination. */
+static inline void lg_multi_destroy(struct lg_multi *m)
+{
+	if (!m)
+		return;
+	for (unsigned i = 0; m->hosts && i < m->nhosts; i++)
+		json_decref(m->hosts[i].env);
+	free(m->hosts);
+	free(m->ranks);
+	free(m);
+}
+
+#endif

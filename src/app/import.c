@@ -1,0 +1,152 @@
+/* `loadgen import`: load a loadfile as a run would (dbench or YAML, told apart by
+ * content), then write the compiled workload as YAML. The output is written to a
+ * temporary file beside OUT and renamed over it, so OUT is never left half-written. */
+#include "loadgen/app/import.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loadgen/model/cli.h"
+#include "loadgen/load/loadfile.h"
+#include "loadgen/model/paths.h"
+#include "loadgen/load/yaml_write.h"
+
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: loadgen import FILE [-o OUT]\n"
+		"Convert a dbench loadfile (such as dbench's client.txt) into a loadgen YAML\n"
+		"workload that runs the same ops. A YAML workload is written back compiled:\n"
+		"parameters resolved, in a canonical form.\n\n"
+		"  -o, --output OUT   write to OUT (atomically); '-' or none: standard output\n"
+		"  -h, --help         this help\n");
+}
+
+static int bad_usage(const char *msg, const char *arg)
+{
+	return lg_cli_usage_error("import", "%s%s", msg, arg);
+}
+
+/* Open a new temporary file beside out, with the mode a new file gets (mkstemp makes
+ * it 0600). *tmp: its name (caller frees). 0 or a negative errno. */
+static int open_tmp(const char *out, char **tmp, FILE **f)
+{
+	mode_t mask = umask(0);
+	int fd, rc = 0;
+
+	umask(mask);
+	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		rc = -errno;
+	} else if (fchmod(fd, 0666 & ~mask) != 0 || !(*f = fdopen(fd, "w"))) {
+		rc = -errno;
+		close(fd);
+		unlink(*tmp);
+	}
+	if (rc) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return rc;
+}
+
+/* Write wl to out ("-": stdout) through a temporary file and a rename. 0 or a
+ * negative errno, with the message printed. */
+static int write_out(const char *out, const struct lg_workload *wl)
+{
+	bool to_stdout = strcmp(out, "-") == 0;
+	char err[512] = "", *tmp = NULL;
+	FILE *f = stdout;
+	int rc = to_stdout ? 0 : open_tmp(out, &tmp, &f);
+
+	if (!rc && (rc = lg_yaml_write(f, wl, err, sizeof(err))) == -EIO)
+		rc = errno ? -errno : -EIO;
+	if (tmp) {
+		if (fclose(f) != 0 && !rc)
+			rc = -errno;
+		if (!rc && rename(tmp, out) != 0)
+			rc = -errno;
+		if (rc)
+			unlink(tmp);
+		free(tmp);
+	}
+	if (rc && err[0]) /* the workload has an op YAML cannot say */
+		fprintf(stderr, "loadgen import: %s: %s\n", wl->source, err);
+	else if (rc)
+		fprintf(stderr, "loadgen import: %s: %s\n", to_stdout ? "standard output" : out,
+			strerror(-rc));
+	return rc;
+}
+
+/* Load path as a run would: dbench by content, else YAML with its defaults. */
+static int load(const char *path, struct lg_workload **wl)
+{
+	char err[1024], *text = NULL;
+	size_t len = 0;
+	int rc = lg_loadfile_read(path, &text, &len);
+
+	if (rc)
+		snprintf(err, sizeof(err), "%s: %s", path, lg_loadfile_strerror(rc));
+	else
+		rc = lg_loadfile_compile(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "loadgen import: %s\n", err);
+	free(text);
+	return rc;
+}
+
+int lg_import_main(int argc, char **argv)
+{
+	static const char *const options[] = { "output", "help", NULL };
+	const char *in = NULL, *out = "-";
+	struct lg_workload *wl = NULL;
+	char err[1024];
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (++i == argc)
+				return lg_cli_usage_error("import", "option '%s' needs a value", a);
+			out = argv[i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			out = a + 9;
+		} else if (a[0] == '-' && a[1]) {
+			return lg_cli_unknown_option("import", options, a);
+		} else if (in) {
+			return bad_usage("more than one input file: ", a);
+		} else {
+			in = a;
+		}
+	}
+	if (!in)
+		return bad_usage("missing the loadfile to convert", "");
+	if (!*out)
+		return bad_usage("empty output file name", "");
+	if (lg_paths_distinct((struct lg_named_path[]){ { .what = "the input", .path = in },
+			{ .what = "-o", .path = out, .output = true } }, 2, err, sizeof(err)) ||
+	    (strcmp(out, "-") != 0 && lg_path_check_output(out, err, sizeof(err)))) {
+		fprintf(stderr, "loadgen import: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = load(in, &wl);
+	if (!rc)
+		rc = write_out(out, wl);
+	lg_workload_destroy(wl);
+	return rc ? EXIT_USAGE : 0;
+}

@@ -1,0 +1,129 @@
+/* The per-host table of a multi-host run, its fairness across hosts and the warning
+ * when hosts differ where it matters (kernel, filesystem type, mount options). */
+#include "loadgen/output/hosts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loadgen/counters/ranks.h"
+
+int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out)
+{
+	const struct lg_multi *m = run->multi;
+	struct lg_host_sum *s;
+	struct lg_histogram *h;
+
+	*out = NULL;
+	if (!m || !m->nhosts || !m->per_rank)
+		return -ENOENT;
+	s = calloc(m->nhosts, sizeof(*s));
+	h = malloc(sizeof(*h));
+	if (!s || !h) {
+		free(s);
+		free(h);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < m->nhosts; i++)
+		lg_histogram_init(&s[i].hist);
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+		unsigned r = cs ? cs->id / m->per_rank : m->nranks;
+		struct lg_host_sum *hs;
+		uint64_t ops, bytes;
+
+		if (r >= m->nranks)
+			continue;
+		hs = &s[m->ranks[r].host_index];
+		lg_client_stats_sum(cs, h, &ops, &bytes);
+		lg_histogram_add(&hs->hist, h);
+		if (!hs->clients || cs->done_s < hs->first_done_s)
+			hs->first_done_s = cs->done_s;
+		if (cs->done_s > hs->last_done_s)
+			hs->last_done_s = cs->done_s;
+		hs->clients++;
+		hs->ops += ops;
+		hs->bytes += bytes;
+	}
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		s[i].mbps = run->duration_s > 0 ? (double)s[i].bytes / run->duration_s / 1e6 : 0;
+		s[i].ops_s = run->duration_s > 0 ? (double)s[i].ops / run->duration_s : 0;
+	}
+	free(h);
+	*out = s;
+	return 0;
+}
+
+/* Jain's index over the hosts' throughput per client (hosts may run different numbers
+ * of clients), on MB/s, or ops/s when no bytes moved. */
+static double host_jain(const struct lg_host_sum *s, unsigned n, bool mb)
+{
+	double sum = 0, sq = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		double x = s[i].clients ? (mb ? s[i].mbps : s[i].ops_s) / s[i].clients : 0;
+
+		sum += x;
+		sq += x * x;
+	}
+	return sq > 0 ? sum * sum / (n * sq) : 1;
+}
+
+static const char *env_str(const json_t *env, const char *key)
+{
+	const char *v = json_string_value(json_object_get(env, key));
+
+	return v ? v : "?";
+}
+
+/* Warn about each of kernel, filesystem type and mount options that is not the same
+ * on every host. */
+static void warn_env(FILE *out, const struct lg_multi *m)
+{
+	static const char *const keys[] = { "kernel", "fs_type", "mount_options" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *first = env_str(m->hosts[0].env, keys[k]);
+		bool differ = false;
+
+		for (unsigned h = 1; h < m->nhosts; h++)
+			differ |= strcmp(first, env_str(m->hosts[h].env, keys[k])) != 0;
+		if (!differ)
+			continue;
+		fprintf(out, "Warning: hosts differ in %s:", keys[k]);
+		for (unsigned h = 0; h < m->nhosts; h++)
+			fprintf(out, "%s %s: %s", h ? ";" : "", m->hosts[h].name,
+				env_str(m->hosts[h].env, keys[k]));
+		fprintf(out, "\n");
+	}
+}
+
+void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
+{
+	const struct lg_multi *m = run->multi;
+	struct lg_host_sum *s;
+	bool mb = run->bytes_read + run->bytes_written > 0;
+
+	if (lg_host_sums(run, &s))
+		return;
+	fprintf(out, "\nHosts: %u  ranks: %u  clients per rank: %u  start skew %.3f ms "
+		"(clocks +- %.3f ms)\n", m->nhosts, m->nranks, m->per_rank, m->start_skew_ms,
+		m->clock_error_ms);
+	fprintf(out, " %-24s %5s %7s %10s %10s %10s %10s  %-7s%s\n", "host", "ranks",
+		"clients", "MB/sec", "ops/sec", "p99 ms", "max ms", "run dir",
+		once ? "  first done  last done" : "");
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		fprintf(out, " %-24s %5u %7u %10.2f %10.1f %10.3f %10.3f  %-7s", m->hosts[i].name,
+			m->hosts[i].ranks, s[i].clients, s[i].mbps, s[i].ops_s,
+			(double)lg_histogram_percentile(&s[i].hist, 99) / 1e6,
+			(double)s[i].hist.max_ns / 1e6, m->hosts[i].shared ? "shared" : "own");
+		if (once)
+			fprintf(out, "  %8.3f s  %7.3f s", s[i].first_done_s, s[i].last_done_s);
+		fprintf(out, "\n");
+	}
+	if (m->nhosts > 1)
+		fprintf(out, "Fairness: per-host %s per client, Jain's index %.3f\n",
+			mb ? "MB/sec" : "ops/sec", host_jain(s, m->nhosts, mb));
+	warn_env(out, m);
+	free(s);
+}

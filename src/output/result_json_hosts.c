@@ -1,0 +1,108 @@
+/* The multi-host keys of the result file (still loadgen-result/1: only new keys):
+ * config.ranks, config.hosts, config.clients_total, and per run hosts[],
+ * start_skew_ms and each client's host and rank. */
+#include "loadgen/output/hosts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "loadgen/counters/ranks.h"
+
+#define I(x) ((json_int_t)(x))
+
+static double fin(double x)
+{
+	return isfinite(x) ? x : 0.0;
+}
+
+static json_t *latency_json(const struct lg_histogram *h)
+{
+	return json_pack("{s:I, s:I, s:f, s:I, s:I, s:I, s:I}",
+			 "count", I(h->count),
+			 "min", I(lg_histogram_percentile(h, 0)),
+			 "mean", fin(lg_histogram_mean(h)),
+			 "p50", I(lg_histogram_percentile(h, 50)),
+			 "p99", I(lg_histogram_percentile(h, 99)),
+			 "p999", I(lg_histogram_percentile(h, 99.9)),
+			 "max", I(lg_histogram_percentile(h, 100)));
+}
+
+static json_t *hosts_json(const struct lg_run *run)
+{
+	const struct lg_multi *m = run->multi;
+	struct lg_host_sum *s;
+	json_t *a;
+
+	if (lg_host_sums(run, &s))
+		return NULL;
+	a = json_array();
+	for (unsigned i = 0; a && i < m->nhosts; i++) {
+		const struct lg_host_info *h = &m->hosts[i];
+		json_t *o = json_pack("{s:s, s:I, s:I, s:O?, s:b, s:I, s:I, s:f, s:f, s:f, s:f, s:o}",
+				      "host", h->name, "ranks", I(h->ranks),
+				      "clients", I(s[i].clients), "env", h->env,
+				      "shared_directory", h->shared, "bytes", I(s[i].bytes),
+				      "ops", I(s[i].ops), "throughput_mbps", fin(s[i].mbps),
+				      "ops_per_s", fin(s[i].ops_s),
+				      "first_client_done_s", fin(s[i].first_done_s),
+				      "last_client_done_s", fin(s[i].last_done_s), "latency_ns",
+				      latency_json(&s[i].hist));
+
+		if (json_array_append_new(a, o)) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	free(s);
+	return a;
+}
+
+/* host and rank of each client object, by its id */
+static int tag_clients(json_t *clients, const struct lg_multi *m)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(clients, i, c) {
+		json_int_t id = json_integer_value(json_object_get(c, "id"));
+		unsigned r = (unsigned)(id / m->per_rank);
+
+		if (r >= m->nranks)
+			continue;
+		if (json_object_set_new(c, "host", json_string(m->ranks[r].host)) ||
+		    json_object_set_new(c, "rank", json_integer(r)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
+{
+	json_t *config = json_object_get(doc, "config"), *ra = json_object_get(doc, "runs");
+	const struct lg_multi *m = NULL;
+
+	for (size_t i = 0; i < n && !m; i++)
+		m = runs[i].multi;
+	if (!m)
+		return 0;
+	if (json_object_set_new(config, "ranks", json_integer(m->nranks)) ||
+	    json_object_set_new(config, "hosts", json_integer(m->nhosts)) ||
+	    json_object_set_new(config, "clients_total",
+				json_integer((json_int_t)m->nranks * m->per_rank)))
+		return -ENOMEM;
+	for (size_t i = 0; i < n && i < json_array_size(ra); i++) {
+		json_t *r = json_array_get(ra, i), *h;
+
+		if (!runs[i].multi)
+			continue;
+		h = hosts_json(&runs[i]);
+		if (!h || json_object_set_new(r, "hosts", h) ||
+		    json_object_set_new(r, "start_skew_ms", json_real(runs[i].multi->start_skew_ms)) ||
+		    json_object_set_new(r, "start_skew_clock_error_ms",
+					json_real(runs[i].multi->clock_error_ms)) ||
+		    tag_clients(json_object_get(r, "clients"), runs[i].multi))
+			return -ENOMEM;
+	}
+	return 0;
+}
