@@ -3,8 +3,8 @@ page of docs/ and of loadfiles/README.md is run with --run-once and must exit 0 
 workload as it is, a list of steps (a fragment) inside a generated workload that first
 opens the file slots it uses but does not open itself. A block shown to illustrate a
 failure is preceded by `<!-- doc-test: exit N -->` and must exit N. Each shell example
-line that calls loadgen runs too (shortened to one second), unless it names a file that
-does not exist here."""
+line that calls loadgen runs too (shortened to one second, at most 2 runs of --repeat and
+2 rounds of ab), unless it names a file that does not exist here."""
 import os
 import re
 import shlex
@@ -96,6 +96,9 @@ for where, lang, text, want in blocks():
         if missing:
             print(f"skip: {where}: {cmd} (needs {missing})")
             continue
+        for i, w in enumerate(words[:-1]):  # shortened too: at most 2 runs, 2 ab rounds
+            if w in ("--repeat", "--rounds") and words[i + 1].isdigit():
+                words[i + 1] = str(min(int(words[i + 1]), 2))
         if words[0] == "calibrate":  # shortened too: 3 batches of 2 runs, no pauses
             words = [w for i, w in enumerate(words)
                      if w not in ("--batches", "--gap") and
