@@ -444,6 +444,10 @@ MUTANTS = [
      '"interval", interval_line(m, iv, sys));\n\t\tlg_runlog_sync(m->log);',
      '"interval", interval_line(m, iv, sys));',
      "unit_runlog|unit_monitor|integration_test_runlog|integration_test_syscalls"),
+    # --- issue 26: docs ---
+    ("doc-anchor-left-behind", "docs/results.md",
+     "([Data verification](running.md#data-verification) says",
+     "([Data verification](#data-verification) says", "integration_test_links"),
 ]
 
 

@@ -137,7 +137,7 @@ static const char *printed(const struct lg_monitor *m)
 	return text;
 }
 
-/* The summary is the sum of the first n timeline entries that have a "sys" (README): its
+/* The summary is the sum of the first n timeline entries that have a "sys" (docs/results.md): its
  * seconds and counters are their sums, its levels their means, intervals their count. */
 static void check_sums(json_t *run, size_t n)
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Batch A/A and A/B experiments (issue 31): how often `loadgen compare`, used the way the
-README recommends for kernels, calls identical batches different, and how often it
-catches a real 10 % slowdown.
+"""Batch A/A and A/B experiments (issue 31): how often `loadgen compare`, used the way
+docs/comparing.md recommends for kernels, calls identical batches different, and how
+often it catches a real 10 % slowdown.
 
 The setup of the issue: loadfiles/mix64k.yaml, 2 clients, `-t 0.5 --warmup 0.3 --repeat 5`
 per batch, on DIR (a tmpfs gives the figures the issue quotes). Kernels cannot be

@@ -8,8 +8,8 @@
 BUILD_DIR holds loadgen and the bench programs lg_bench_floor, lg_bench_hist,
 lg_bench_load and lg_bench_unmeasured (`cmake --build BUILD_DIR`).
 Run as root it mounts a 2 GiB tmpfs of its own and unmounts it at the end; otherwise
-give --dir (a tmpfs, for figures comparable to the README's). Comparisons run as
-pairs, A then B, K times, and report the median of the K ratios. The last thing printed
+give --dir (a tmpfs, for figures comparable to docs/performance.md's). Comparisons run
+as pairs, A then B, K times, and report the median of the K ratios. The last thing printed
 is one table with PASS/MISS (or SKIP) per target. Exit status: 0 every target met, 1
 some missed, 2 a measurement failed (the table says which), 77 the rest met but a
 program or file some rows need is missing (fio, dbench, strace, valgrind): those rows
@@ -231,11 +231,12 @@ class Bench:
     def dbench_instructions(self):
         """User-space instructions per op of both clients' loops on the same slice
         (callgrind): exact, where user CPU seconds are sampled at the timer tick and
-        charge user mode with part of every system call's return (see README). dbench's
-        one client process, all of it, per loadfile line read (its fgets calls: it reads
-        and parses a line per op); loadgen's lg_client_main per op (its one-time load has
-        the rows above: under valgrind, nettle's SHA-256 runs without the SHA
-        instructions, so instructions would overstate it)."""
+        charge user mode with part of every system call's return (see
+        docs/performance.md). dbench's one client process, all of it, per loadfile line
+        read (its fgets calls: it reads and parses a line per op); loadgen's
+        lg_client_main per op (its one-time load has the rows above: under valgrind,
+        nettle's SHA-256 runs without the SHA instructions, so instructions would
+        overstate it)."""
         benchlib.need("valgrind")
         work = tempfile.mkdtemp(dir=self.root, prefix="callgrind.")
         try:

@@ -6,8 +6,10 @@ A part that cannot run here (no root, no strace, no dbench's client.txt, ...) ca
 skip(why); the script then ends with exit status 77 after its other checks passed,
 which CTest reports as skipped (SKIP_RETURN_CODE 77), never as a silent pass."""
 import atexit
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,3 +108,26 @@ def _exit_skipped():
 
 def listdir(path):
     return sorted(os.listdir(path))
+
+
+def doc_pages():
+    """The documentation's Markdown pages, in reading order: README.md, every page of
+    docs/ (so a new page is included), loadfiles/README.md."""
+    pages = [os.path.join(SOURCE, "README.md")]
+    pages += sorted(glob.glob(os.path.join(SOURCE, "docs", "*.md")))
+    pages.append(os.path.join(SOURCE, "loadfiles", "README.md"))
+    return pages
+
+
+def doc_block(name):
+    """(page, text) of the ```text block between <!-- NAME:begin --> and <!-- NAME:end -->,
+    in whichever page of doc_pages() holds it; exactly one page must."""
+    found = []
+    for page in doc_pages():
+        text = open(page, encoding="utf-8").read()
+        found += [(page, m.group(1)) for m in re.finditer(
+            r"<!-- %s:begin -->\s*```text\n(.*?)```\s*<!-- %s:end -->" % (name, name),
+            text, re.S)]
+    assert len(found) == 1, "%d blocks %s in %s" % (
+        len(found), name, [os.path.relpath(p, SOURCE) for p in doc_pages()])
+    return found[0]

@@ -1,14 +1,15 @@
-"""The README's list of JSON keys ("Every key of the result") equals the keys of a real
-result, in both directions: every key a result holds is documented, every documented key
-(but those marked '?') is in the result. The same for a per-variant file of `loadgen ab`
-(its `ab` keys) and for both schemas of `loadgen ab --json` (two variants, three)."""
+"""The documented list of JSON keys (docs/results.md, "Every key of the result") equals
+the keys of a real result, in both directions: every key a result holds is documented,
+every documented key (but those marked '?') is in the result. The same for a per-variant
+file of `loadgen ab` (its `ab` keys) and for both schemas of `loadgen ab --json` (two
+variants, three)."""
 import itertools
 import json
 import os
 import re
 import shutil
 
-from lgtest import SOURCE, check, run, tmpdir, write
+from lgtest import check, doc_block, run, tmpdir, write
 
 # objects keyed by names from data (labels, errno names, system counters)
 DYNAMIC = {"params", "ops_by_type", "errors_by_errno", "counters", "gauges", "vmstat_diff"}
@@ -22,12 +23,9 @@ def expand(line):
 
 
 def documented(block="json-keys"):
-    text = open(os.path.join(SOURCE, "README.md")).read()
-    m = re.search(r"<!-- %s:begin -->\s*```text\n(.*?)```\s*<!-- %s:end -->" % (block, block),
-                  text, re.S)
-    assert m, "README.md has no %s block" % block
+    _, listed = doc_block(block)  # the page that holds the block (docs/results.md)
     keys, optional = set(), set()
-    for line in m.group(1).splitlines():
+    for line in listed.splitlines():
         line = line.strip()
         if not line:
             continue
@@ -79,7 +77,7 @@ check(res.json is not None, "a result was written", res)
 
 
 def compare(doc, block, what, optional_seen=(), both=True):
-    """doc's leaf keys against the README block: every key documented and, when both,
+    """doc's leaf keys against the documented block: every key documented and, when both,
     every documented key (but '?' ones) in doc; optional_seen: keys doc must hold."""
     keys, optional = documented(block)
     everything = keys | optional

@@ -158,10 +158,10 @@ page = check_page("comparison", cmp_html, TIME_CHARTS + ["runs-mbps", "runs-ops_
                   expected_ops(rep) | set().union(*(expected_ops(json.load(open(o)))
                                                     for o in others)),
                   "report_compare3.png")
-# a smaller picture of the top of the comparison, for the README (docs/report.png)
+# a smaller picture of the top of the comparison, for docs/report.md (docs/report.png)
 readme_png = os.path.join(shots, "report_readme.png")
 rb.load(cmp_html, screenshot=readme_png, width=1280, height=1500)
-check(os.path.getsize(readme_png) > 10000, f"README screenshot written to {readme_png}")
+check(os.path.getsize(readme_png) > 10000, f"docs/report.md's screenshot written to {readme_png}")
 cj = json.loads(loadgen("compare", "--json", *names).stdout)
 words = [c["verdict"] for c in cj["comparisons"]]
 check([v["verdict"] for v in page.status["verdicts"]] == words,

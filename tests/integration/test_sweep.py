@@ -32,7 +32,7 @@ check([r["client_count"] for r in j["runs"]] == [1, 1, 1, 2, 2, 2, 4, 4, 4],
 check([len(r["clients"]) for r in j["runs"]] == [1, 1, 1, 2, 2, 2, 4, 4, 4],
       "each run had that many clients")
 check(j["config"]["client_counts"] == [1, 2, 4], "config.client_counts")
-check(j["config"]["clients"] == 1, "config.clients is the sweep's first count (README)",
+check(j["config"]["clients"] == 1, "config.clients is the sweep's first count (docs/results.md)",
       json.dumps(j["config"]))
 by = j["summary"]["by_clients"]
 check([b["clients"] for b in by] == [1, 2, 4] and all(b["runs"] == 3 for b in by),
