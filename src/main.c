@@ -152,7 +152,7 @@ static void usage(FILE *f)
 		"                         interval (survives a crash)\n"
 		"      --mpi              one run across MPI ranks even when no launcher is\n"
 		"                         detected (mpirun and srun are detected); NCLIENTS\n"
-		"                         is per rank (README: Many hosts)\n"
+		"                         is per rank (docs/many-hosts.md)\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"

@@ -1,6 +1,6 @@
 /* Client sweeps: NCLIENTS lists, ranges and auto; --repeat's value and its stopping rule;
  * when a summary warns about variation. Expected counts are worked out by hand from the
- * rules in include/loadgen/model/sweep.h and README's Usage section. */
+ * rules in include/loadgen/model/sweep.h and docs/running.md's Usage section. */
 #include "loadgen/model/sweep.h"
 
 #include <errno.h>

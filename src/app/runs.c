@@ -229,7 +229,7 @@ int lg_runs_count(const struct lg_config *cfg, const struct lg_workload *wl,
 
 /* Every client count of the sweep in order, each with its own workload (a workload may
  * depend on ${clients}). *n gets the runs that produced results. cfg->clients is the first
- * count again afterwards: the result's config.clients (the README: "the first count of a
+ * count again afterwards: the result's config.clients (docs/results.md: "the first count of a
  * sweep"). */
 int lg_runs_sweep(struct lg_config *cfg, struct lg_workload **wls, struct lg_run *runs,
 		  size_t *n)

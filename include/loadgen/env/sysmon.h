@@ -173,7 +173,7 @@ void lg_sys_sample_clear(struct lg_sys_sample *s);
 /* --- JSON of two samples (sysmon_json.c) --- */
 
 /* The "sys" object of the interval a → b: {"counters": {...}, "gauges": {...}} with the
- * dotted key families documented in README (cpu.*, psi.*, meminfo.*, vmstat.*,
+ * dotted key families documented in docs/results.md (cpu.*, psi.*, meminfo.*, vmstat.*,
  * disk.NAME.*). Counters are deltas a → b, gauges are b's values or rates over a → b.
  * New reference, or NULL on -ENOMEM. */
 json_t *lg_sys_interval_json(const struct lg_sysmon *m, const struct lg_sys_sample *a,

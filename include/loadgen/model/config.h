@@ -11,7 +11,7 @@
 
 struct lg_coord;
 
-/* Defaults, documented in README.md and --help. */
+/* Defaults, documented in docs/running.md (Usage) and --help. */
 #define LG_DEFAULT_TIME_S 10.0
 #define LG_DEFAULT_WARMUP_S 2.0
 #define LG_DEFAULT_SEED 1
