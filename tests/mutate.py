@@ -444,6 +444,18 @@ MUTANTS = [
      '"interval", interval_line(m, iv, sys));\n\t\tlg_runlog_sync(m->log);',
      '"interval", interval_line(m, iv, sys));',
      "unit_runlog|unit_monitor|integration_test_runlog|integration_test_syscalls"),
+    # --- issue 26: the house ---
+    ("single-host-status-swallowed", "src/run/ranks/coord.c",
+     "\t(void)c, (void)err, (void)errlen;\n\treturn rc;",
+     "\t(void)c, (void)err, (void)errlen, (void)rc;\n\treturn 0;",
+     "unit_coord|integration_test_errors|integration_test_fs_full"),
+    ("agree-failed-rewrites-own", "src/run/engine.c",
+     "if (failed && run->failure && !strcmp(msg, run->failure))",
+     "if (failed && run->failure && strcmp(msg, run->failure))",
+     "unit_engine|integration_test_faults|integration_test_fs_full"),
+    ("include-check-one-up-missed", "tests/check_includes.py",
+     "elif theirs[1] > mine[1]:", "elif theirs[1] > mine[1] + 1:",
+     "include_layers_self_test|include_layers"),
     # --- issue 26: docs ---
     ("doc-anchor-left-behind", "docs/results.md",
      "([Data verification](running.md#data-verification) says",
