@@ -162,8 +162,7 @@ static const struct lg_coord_ops single_ops = {
 
 struct lg_coord *lg_coord_single(void)
 {
-	static struct lg_coord one = { .ops = &single_ops, .rank = 0, .size = 1,
-				       .launcher = NULL, .shared = true };
+	static struct lg_coord one = { .ops = &single_ops, .size = 1, .shared = true };
 
 	return &one;
 }
@@ -241,17 +240,6 @@ void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients)
 bool lg_coord_owns_rundir(const struct lg_coord *c)
 {
 	return c->rank == 0 || c->made;
-}
-
-uint64_t lg_hash_bytes(uint64_t h, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= b[i];
-		h *= UINT64_C(0x100000001b3);
-	}
-	return h;
 }
 
 /* One hash per setting that shapes the load, and what to call it when ranks differ. */
