@@ -66,11 +66,12 @@ static int columns(struct src *f, const char *s, long *tid, uint64_t *ns, const 
 }
 
 /* -y: the fds strace printed must carry their paths. */
-static int check_decoded(struct src *f, const struct tr_call *k, size_t col)
+static int check_decoded(struct src *f, const struct tr_call *k, const char *s, size_t col)
 {
 	for (int i = 0; i < k->na; i++)
 		if (k->a[i].n >= 8 && !strncmp(k->a[i].s, "AT_FDCWD", 8) && !k->a[i].dec)
-			return foreign(f, col, "fds are not decoded into paths (strace -y)");
+			return foreign(f, col + (size_t)(k->a[i].s - s),
+				       "fds are not decoded into paths (strace -y)");
 	if ((!strcmp(k->name, "openat") || !strcmp(k->name, "open")) && k->has_ret &&
 	    k->ret >= 0 && !k->retdec)
 		return foreign(f, col, "fds are not decoded into paths (strace -y)");
@@ -95,7 +96,7 @@ static int call(struct tr_ctx *c, struct src *f, struct tr_task *t, const char *
 
 	if (rc)
 		return foreign(f, col + at, why);
-	if ((rc = check_decoded(f, &k, col)))
+	if ((rc = check_decoded(f, &k, s, col)))
 		return rc;
 	k.tid = t->tid;
 	k.t_ns = t_ns;

@@ -224,12 +224,10 @@ int tr_h_named(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 			tr_argf(c, "size: %lld", num(k, sp->path + 1));
 	}
 	if (ok(k)) {
-		bool first = !p->used;
-
 		tr_use(c, p, !strcmp(op, "mkdir"), !strcmp(op, "mkdir") || !strcmp(op, "rmdir"));
 		if (!strcmp(op, "truncate"))
 			p->modified = true;
-		if (!strcmp(op, "readlink") && first && arg(k, sp->path + 1) &&
+		if (!strcmp(op, "readlink") && p->existed && !p->target && arg(k, sp->path + 1) &&
 		    tr_str(arg(k, sp->path + 1)->s, arg(k, sp->path + 1)->n, target, sizeof(target))) {
 			p->link = true;
 			free(p->target);
@@ -290,20 +288,27 @@ int tr_h_two(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 /* The path from directory from to to (both relative to the directory) into out. */
 static void relative(const char *from, const char *to, char *out, size_t len)
 {
-	size_t i = 0, o = 0, common = 0;
+	size_t i = 0, cf, ct, o = 0;
 
-	while (from[i] && from[i] == to[i]) {
-		if (from[i] == '/')
-			common = i + 1;
+	while (from[i] && from[i] == to[i])
 		i++;
+	if (!from[i] && (to[i] == '/' || !to[i])) { /* from is a prefix of to */
+		cf = i;
+		ct = i + (to[i] == '/');
+	} else {
+		while (i > 0 && from[i - 1] != '/')
+			i--;
+		cf = ct = i;
 	}
-	if (!from[i] && (to[i] == '/' || !to[i]))
-		common = i + (to[i] == '/');
-	else if (!from[0])
-		common = 0;
-	for (const char *p = from + common; *p; p += strcspn(p, "/"), p += *p == '/')
-		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "../");
-	snprintf(out + (o < len ? o : len - 1), o < len ? len - o : 1, "%s", to + common);
+	if (!from[0])
+		cf = ct = 0;
+	for (const char *p = from + cf; *p; p += strcspn(p, "/"), p += *p == '/')
+		if (*p != '/')
+			o += (size_t)snprintf(out + o, o < len ? len - o : 0, "../");
+	if (o < len)
+		snprintf(out + o, len - o, "%s", to + ct);
+	if (o > 1 && o < len && !to[ct])
+		out[o - 1] = '\0'; /* "../" -> ".." */
 	if (!out[0])
 		snprintf(out, len, ".");
 }
@@ -330,7 +335,7 @@ int tr_h_symlink(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	snprintf(base, sizeof(base), "%s/%s", c->dir, dir);
 	in = tr_classify(c, base, tg, abs, sizeof(abs));
 	if (in != 1 || strstr(tg, "${")) {
-		tr_not_replayed(c, t, "symlink to outside the directory");
+		tr_not_replayed(c, t, "symlink out of the directory");
 		return 0;
 	}
 	if (tg[0] == '/')
@@ -427,7 +432,7 @@ int tr_h_xattr(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	}
 	if (!strcmp(sp->op, "setxattr") || !strcmp(sp->op, "getxattr") || list)
 		tr_argf(c, "size: %lld", num(k, list ? 2 : 3));
-	if (!strcmp(sp->op, "setxattr") && num(k, 4))
+	if (!strcmp(sp->op, "setxattr") && arg(k, 4) && !(arg(k, 4)->n == 1 && arg(k, 4)->s[0] == '0'))
 		tr_words(c, "flags", arg(k, 4), xattr_flags);
 	return tr_step(c, t, k, sp->op, &r, 1);
 }

@@ -316,6 +316,8 @@ struct tr_slot *tr_slot_open(struct tr_ctx *c, struct tr_task *t, long fd, struc
 	nm = *at;
 	if (!nm->holder || nm->holder->refs == 0) {
 		snprintf(s->name, sizeof(s->name), "%s", base);
+		if (nm->holder) /* the same name: after the old file's last call (its close) */
+			s->res = nm->holder->res;
 		nm->holder = s;
 	} else {
 		snprintf(s->name, sizeof(s->name), "%s.%u", base, ++nm->n);
