@@ -215,8 +215,10 @@ static void ctx_free(struct tr_ctx *c)
 		c->slots = s->next;
 		free(s);
 	}
-	for (size_t i = 0; i < c->nstreams; i++)
+	for (size_t i = 0; i < c->nstreams; i++) {
 		free(c->streams[i].steps.p);
+		tr_map_free(&c->streams[i].waited);
+	}
 	free(c->streams);
 	free(c->args.p);
 	tr_map_free(&c->tasks);

@@ -51,6 +51,8 @@ static struct tr_path *parent(struct tr_ctx *c, const char *rel)
 	if (!rel[0])
 		return NULL;
 	snprintf(d, sizeof(d), "%s", rel);
+	if (d[strlen(d) - 1] == '/')
+		d[strlen(d) - 1] = '\0';
 	slash = strrchr(d, '/');
 	if (slash)
 		*slash = '\0';

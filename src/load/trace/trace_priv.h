@@ -147,6 +147,7 @@ struct tr_stream {
 	struct tr_task *t;      /* its thread */
 	struct tr_buf steps;    /* its steps as YAML; stream references as "\x01<index>\x02" */
 	uint64_t ncalls;        /* its calls (timed ops) so far */
+	struct tr_map waited;   /* other stream's index -> the calls of it already waited for */
 };
 
 /* The state of one conversion. */

@@ -145,7 +145,7 @@ void tr_task_exit(struct tr_ctx *c, struct tr_task *t)
 struct tr_path *tr_path(struct tr_ctx *c, const char *rel)
 {
 	bool nomem = false;
-	size_t n = strlen(rel);
+	size_t n = strlen(rel) - (rel[0] && rel[strlen(rel) - 1] == '/'); /* "d/" is d */
 	void **at = tr_map_at(&c->paths, rel, n, true, &nomem);
 	struct tr_path *p;
 
@@ -159,8 +159,10 @@ struct tr_path *tr_path(struct tr_ctx *c, const char *rel)
 		return NULL;
 	p->res.stream = -1;
 	*at = p;
-	if (!(p->rel = dupstr(c, rel)))
+	if (!(p->rel = strndup(rel, n))) {
+		c->nomem = true;
 		return NULL;
+	}
 	return p;
 }
 
@@ -200,7 +202,11 @@ int tr_classify(struct tr_ctx *c, const char *base, const char *name, char *out,
 	if (!strncmp(out, c->dir, c->dirlen) && (out[c->dirlen] == '/' || !out[c->dirlen])) {
 		size_t skip = c->dirlen + (out[c->dirlen] == '/');
 
-		memmove(out, out + skip, strlen(out + skip) + 1);
+		size_t n = strlen(out + skip);
+
+		memmove(out, out + skip, n + 1);
+		if (n && n + 1 < outlen && name[0] && name[strlen(name) - 1] == '/')
+			strcpy(out + n, "/"); /* kept: "d/" is not "d" to the kernel */
 		return 1;
 	}
 	return 0;
