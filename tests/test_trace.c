@@ -223,6 +223,7 @@ static const char CALLS[] =
 		L(10, 000120, "truncate(\"f\", 20) = 0 <0.000010>")
 		L(10, 000130, "fchmod(3</d/f>, 0600) = 0 <0.000010>")
 		L(10, 000140, "fchmodat(AT_FDCWD</d>, \"f\", S_ISUID|0755) = 0 <0.000010>")
+		L(10, 000145, "chmod(\"/d/f\", 0100744) = 0 <0.000010>")
 		L(10, 000150, "fchownat(AT_FDCWD</d>, \"l\", 0, 0, AT_SYMLINK_NOFOLLOW) = 0 <0.000010>")
 		L(10, 000160, "fchown(3</d/f>, 0, 0) = 0 <0.000010>")
 		L(10, 000170, "utimensat(3</d/f>, NULL, NULL, 0) = 0 <0.000010>")
@@ -267,6 +268,7 @@ static void test_calls(void **state)
 	has("      - truncate: {path: \"${client}/f\", size: 20}\n");
 	has("      - chmod: {file: t10.fd3, mode: 0600}\n");
 	has("      - chmod: {path: \"${client}/f\", mode: 04755}\n");
+	has("      - chmod: {path: \"${client}/f\", mode: 0744}\n");
 	has("      - chown: {path: \"${client}/l\", nofollow: true}\n");
 	has("      - chown: {file: t10.fd3}\n");
 	has("      - utimens: {file: t10.fd3}\n");

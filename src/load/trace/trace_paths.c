@@ -368,7 +368,7 @@ static unsigned mode_of(const struct tr_arg *a)
 		else
 			m |= (unsigned)strtoul(p, NULL, 8);
 	}
-	return m;
+	return m & 07777; /* git passes st_mode, file type bits and all */
 }
 
 /* chmod, chown, utimens, the xattr calls: on a path or (f- variants, an empty path or
