@@ -180,6 +180,20 @@ static void test_threads(void **state)
 	assert_int_equal(sum.n_not_replayed, 0);
 }
 
+/* A pid used again after its process exited: another stream, named apart. */
+static void test_reuse(void **state)
+{
+	(void)state;
+	assert_int_equal(conv(
+		L(30, 000000, "execve(\"/bin/a\", [\"a\"], 0x1 /* 1 var */) = 0 <0.000010>")
+		L(30, 000100, "mkdir(\"a\", 0777) = 0 <0.000010>")
+		L(30, 000200, "+++ exited with 0 +++")
+		L(30, 000300, "mkdir(\"a/b\", 0777) = 0 <0.000010>")), 0);
+	has("  - name: \"30 a\"\n    steps:\n      - mkdir: {path: \"${client}/a\"}\n"
+	    "  - name: \"30.1 proc\"\n    steps:\n      - after: {stream: \"30 a\", calls: 1}\n"
+	    "      - mkdir: {path: \"${client}/a/b\"}\n");
+}
+
 /* cwd: chdir, fchdir, a child inheriting it; dirfds decoded. */
 static void test_cwd(void **state)
 {
@@ -476,6 +490,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),    cmocka_unit_test(test_think),
 		cmocka_unit_test(test_streams),  cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),

@@ -191,10 +191,13 @@ static void ctx_free(struct tr_ctx *c)
 	for (size_t i = 0; i < c->tasks.cap; i++) {
 		struct tr_task *t = c->tasks.e[i].key ? c->tasks.e[i].val : NULL;
 
-		if (t) {
+		while (t) {
+			struct tr_task *older = t->older;
+
 			tr_task_exit(c, t);
 			free(t->pending);
 			free(t);
+			t = older;
 		}
 	}
 	for (size_t i = 0; i < c->paths.cap; i++) {

@@ -331,7 +331,10 @@ static void stream_name(struct tr_ctx *c, FILE *f, long i)
 {
 	const struct tr_task *t = c->streams[i].t;
 
-	fprintf(f, "%ld ", t->tid);
+	if (t->reuse)
+		fprintf(f, "%ld.%u ", t->tid, t->reuse);
+	else
+		fprintf(f, "%ld ", t->tid);
 	for (const char *q = t->comm; *q; q++) {
 		if (*q == '"' || *q == '\\')
 			fprintf(f, "\\%c", *q);

@@ -140,6 +140,8 @@ struct tr_task {
 	bool clone_files;       /* that clone shares the fd table (CLONE_FILES) */
 	bool clone_fs;          /* that clone shares the cwd (CLONE_FS) */
 	bool dead;              /* exited */
+	unsigned reuse;         /* earlier tasks with this tid (the pid was reused) */
+	struct tr_task *older;  /* the earlier task with this tid, kept for its stream */
 };
 
 /* One stream of the output: the steps of one thread. */

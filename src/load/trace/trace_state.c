@@ -31,6 +31,8 @@ static char *dupstr(struct tr_ctx *c, const char *s)
 	return p;
 }
 
+/* A new task for tid; one that exited with the same tid (a reused pid) is kept behind
+ * it, its stream named apart. */
 static struct tr_task *new_task(struct tr_ctx *c, long tid)
 {
 	bool nomem = false;
@@ -44,6 +46,8 @@ static struct tr_task *new_task(struct tr_ctx *c, long tid)
 	t->tid = tid;
 	t->stream = -1;
 	t->parent_stream = -1;
+	if ((t->older = *at))
+		t->reuse = t->older->reuse + 1;
 	*at = t;
 	return t;
 }
@@ -76,9 +80,9 @@ struct tr_task *tr_task(struct tr_ctx *c, long tid)
 {
 	void **at = tr_map_at(&c->tasks, &tid, sizeof(tid), false, NULL);
 
-	if (at)
+	if (at && *at && !((struct tr_task *)*at)->dead)
 		return *at;
-	if (c->cloner && c->cloner->cloning) /* a child that ran before its clone returned */
+	if (c->cloner && c->cloner->cloning && !c->cloner->dead) /* a child that ran before its clone returned */
 		return tr_task_clone(c, c->cloner, tid, c->cloner->clone_files,
 				     c->cloner->clone_fs);
 	return root_task(c, tid);
