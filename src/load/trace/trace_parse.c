@@ -236,7 +236,7 @@ bool tr_has(const struct tr_arg *a, const char *w)
 	if (!a)
 		return false;
 	for (const char *p = a->s, *e = a->s + a->n; p < e;) {
-		size_t n = strcspn(p, "|,}) ");
+		size_t n = strcspn(p, "|,{}=() ");
 
 		if (p + n > e)
 			n = (size_t)(e - p);

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOARG -1
-
 static bool ok(const struct tr_call *k)
 {
 	return k->has_ret && k->ret >= 0 && !k->err;
@@ -137,8 +135,7 @@ void tr_seen_stat(struct tr_ctx *c, struct tr_path *p, const struct tr_arg *buf,
 
 	if (!good || !p)
 		return;
-	if (buf && (tr_has(buf, "st_mode=S_IFDIR") || tr_has(buf, "stx_mode=S_IFDIR") ||
-		    memmem(buf->s, buf->n, "S_IFDIR", 7))) {
+	if (buf && memmem(buf->s, buf->n, "S_IFDIR", 7)) {
 		tr_use(c, p, false, true);
 		return;
 	}
