@@ -453,6 +453,29 @@ static void test_sniff(void **state)
 		assert_false(lg_trace_sniff(no[i], strlen(no[i])));
 }
 
+/* Every cut of a trace converts or is refused, never more: a truncated last line is a
+ * truncated trace. */
+static void test_cuts(void **state)
+{
+	size_t n = strlen(CALLS);
+	char *t = malloc(n + 1);
+
+	(void)state;
+	assert_non_null(t);
+	for (size_t cut = 0; cut < n; cut += 3) {
+		int rc;
+
+		memcpy(t, CALLS, cut);
+		t[cut] = '\0';
+		rc = conv(t);
+		if (rc != 0 && rc != -EINVAL)
+			fail_msg("cut at %zu: %d", cut, rc);
+		if (!rc && cut && t[cut - 1] != '\n' && t[cut - 1] != '>')
+			fail_msg("cut at %zu inside a line was accepted", cut);
+	}
+	free(t);
+}
+
 /* 100,000 lines, many threads, files and outside paths: well under a second. */
 static void test_large(void **state)
 {
@@ -498,7 +521,7 @@ int main(void)
 		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),
-		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_cuts),     cmocka_unit_test(test_large),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
