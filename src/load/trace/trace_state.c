@@ -13,6 +13,8 @@
 
 #include "loadgen/model/errnames.h"
 
+#define TR_MAXFD (1L << 24) /* fs/file.c: sysctl_nr_open is at most 1 << 30; 16M is plenty */
+
 static void *zalloc(struct tr_ctx *c, size_t n)
 {
 	void *p = calloc(1, n);
@@ -272,7 +274,7 @@ struct tr_slot *tr_fd_set(struct tr_ctx *c, struct tr_task *t, long fd, struct t
 	struct tr_fdtab *ft = t->ft;
 	struct tr_slot *old;
 
-	if (fd < 0 || !ft)
+	if (fd < 0 || fd >= TR_MAXFD || !ft) /* beyond any RLIMIT_NOFILE: not an fd */
 		return NULL;
 	if ((size_t)fd >= ft->nfd) {
 		size_t n = (size_t)fd + 16;
