@@ -180,6 +180,23 @@ static void test_threads(void **state)
 	assert_int_equal(sum.n_not_replayed, 0);
 }
 
+/* A slot left open in the replay (an exec closed its fd) keeps its name to itself. */
+static void test_names(void **state)
+{
+	(void)state;
+	assert_int_equal(conv(
+		L(10, 000000, "openat(AT_FDCWD</d>, \"a\", O_RDONLY|O_CLOEXEC) = 3</d/a> <0.000010>")
+		L(10, 000100, "execve(\"/bin/b\", [\"b\"], 0x1 /* 1 var */) = 0 <0.000010>")
+		L(10, 000200, "openat(AT_FDCWD</d>, \"b\", O_RDONLY) = 3</d/b> <0.000010>")
+		L(10, 000300, "close(3</d/b>) = 0 <0.000010>")
+		L(10, 000400, "openat(AT_FDCWD</d>, \"c\", O_RDONLY) = 3</d/c> <0.000010>")
+		L(10, 000500, "close(3</d/c>) = 0 <0.000010>")), 0);
+	has("      - open: {path: \"${client}/a\", as: t10.fd3, flags: [read]}\n");
+	has("      - open: {path: \"${client}/b\", as: t10.fd3.1, flags: [read]}\n");
+	has("      - close: {file: t10.fd3.1}\n");
+	has("      - open: {path: \"${client}/c\", as: t10.fd3.2, flags: [read]}\n");
+}
+
 /* A pid used again after its process exited: another stream, named apart. */
 static void test_reuse(void **state)
 {
@@ -517,7 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),    cmocka_unit_test(test_think),
 		cmocka_unit_test(test_streams),  cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_reuse),
+		cmocka_unit_test(test_reuse),    cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),

@@ -8,9 +8,9 @@
  * the same slot, as they share one file position. A close is replayed when it drops the
  * slot's last fd (whoever makes it: the parent, or the child that outlived it); the
  * other closes are counted as not replayed. A slot whose last fd went without a traced
- * close (dup2 over it, an exec's close-on-exec, an exit) stays open in the replay; the
- * next open of that fd number gets the name with a ".<n>" suffix while the old one is
- * open, so names never collide. */
+ * close (dup2 over it, an exec's close-on-exec, an exit) stays open in the replay; a
+ * later open of that fd number gets the name with a ".<n>" suffix, so a name is used
+ * again only after the replay closed it. */
 #include "trace_calls.h"
 
 #include <stdarg.h>
@@ -126,6 +126,7 @@ int tr_h_close(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 		return 0;
 	}
 	begin_file(c, s);
+	s->closed = true;
 	return fstep(c, t, k, "close", s, NULL);
 }
 

@@ -103,6 +103,7 @@ struct tr_path {
 struct tr_slot {
 	char name[48];          /* "t<TID>.fd<N>", ".<k>" added while that name is in use */
 	int refs;               /* fd-table entries referring to it */
+	bool closed;            /* its close is a step: the replay may use its name again */
 	struct tr_path *path;   /* the file it opened */
 	uint64_t pos;           /* file position, for the sizes of inferred files */
 	struct tr_res res;      /* the last call on it */

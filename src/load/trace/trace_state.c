@@ -326,7 +326,7 @@ struct tr_slot *tr_slot_open(struct tr_ctx *c, struct tr_task *t, long fd, struc
 		return NULL;
 	}
 	nm = *at;
-	if (!nm->holder || nm->holder->refs == 0) {
+	if (!nm->holder || nm->holder->closed) {
 		snprintf(s->name, sizeof(s->name), "%s", base);
 		if (nm->holder) /* the same name: after the old file's last call (its close) */
 			s->res = nm->holder->res;
