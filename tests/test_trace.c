@@ -197,6 +197,20 @@ static void test_names(void **state)
 	has("      - open: {path: \"${client}/c\", as: t10.fd3.2, flags: [read]}\n");
 }
 
+/* strace -p stopped: the calls it let go of have no result, and are left out. */
+static void test_detached(void **state)
+{
+	(void)state;
+	assert_int_equal(conv(
+		L(10, 000000, "mkdir(\"a\", 0777) = 0 <0.000010>")
+		L(10, 000100, "read(3</d/a>, <unfinished ...>")
+		L(11, 000200, "write(4</d/b>, \"x\", 1 <detached ...>")
+		L(10, 000300, "<... read resumed> <detached ...>")), 0);
+	has("      - mkdir: {path: \"${client}/a\"}\n");
+	hasnt("read:");
+	hasnt("write:");
+}
+
 /* A pid used again after its process exited: another stream, named apart. */
 static void test_reuse(void **state)
 {
@@ -436,6 +450,8 @@ static void test_foreign(void **state)
 		  L(10, 000200, "read(3</d/a>, <unfinished ...>"),
 		  "t.txt:2:1: the trace ends inside a call of 10 (read(3</d/a>,): a truncated trace?" },
 		{ "", "t.txt:1:1: not an strace -f -ttt -T -y trace: the file is empty" },
+		{ L(10, 000100, "read(3</d/a>, <unfinished ...>") L(11, 000200, "mkdir(\"a\", 0777) = 0"),
+		  "t.txt:2:" },
 		{ "name: x\nrun:\n  - stat: a\n", "t.txt:1:1: not an strace -f -ttt -T -y trace:" },
 	};
 
@@ -534,7 +550,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),    cmocka_unit_test(test_think),
 		cmocka_unit_test(test_streams),  cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_reuse),    cmocka_unit_test(test_names),
+		cmocka_unit_test(test_detached), cmocka_unit_test(test_reuse),    cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),
