@@ -399,6 +399,7 @@ static int streams_options(struct lg_config *cfg, const struct lg_workload *wl)
 	if (cfg->clients > UINT_MAX / 2 / wl->nstreams)
 		return lg_cli_usage_error(NULL, "%u clients of %zu streams each: too many "
 					  "threads", cfg->clients, wl->nstreams);
+	cfg->streams = true;
 	cfg->run_once = true; /* the program runs once; a second pass would find its
 				 output there already */
 	return 0;
