@@ -231,6 +231,7 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 				 a reduction every rank makes) */
 		lg_engine_interval_p99(e, e->run->ntimeline - 1);
 	run->nclients = e->spawn.started;
+	run->nthreads = e->spawn.started;
 	if (e->wl->nstreams) /* a program's streams: one client */
 		run->nclients = e->spawn.started / (unsigned)e->wl->nstreams;
 	run->ntypes = e->wl->ntypes;

@@ -197,6 +197,8 @@ struct lg_run {
 	enum lg_run_status status;
 	double duration_s;               /* measured seconds (CLOCK_MONOTONIC) */
 	unsigned nclients;
+	unsigned nthreads;          /* threads (or processes) that ran them: nclients, times
+				       a recorded program's streams; 0: nclients */
 	size_t ntypes;
 	const char *const *type_names;   /* labels, borrowed from the workload */
 	struct lg_client_stats **clients; /* nclients entries (owned) */
