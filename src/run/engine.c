@@ -220,6 +220,21 @@ static enum lg_run_status run_status(const struct engine *e, bool failed)
 	return e->spawn.lost ? LG_RUN_PARTIAL : LG_RUN_COMPLETE;
 }
 
+/* A recorded program's clients, their streams added up into the block of each client's
+ * stream 0, moved to the front of the mapping: client k's block is then block k, as
+ * without streams, which is what the gather of many ranks sends (the first nclients). */
+static void compact_streams(struct engine *e, struct lg_run *run)
+{
+	for (unsigned k = 1; k < run->nclients; k++) {
+		struct lg_client_stats *to = lg_engine_stats(e, k);
+
+		memmove(to, run->clients[k], e->stats_size);
+		if (to->svc) /* the one pointer of a block points into the block itself */
+			to->svc = (struct lg_histogram *)&to->types[to->ntypes];
+		run->clients[k] = to;
+	}
+}
+
 /* Hand the clients' stats (in the shared mapping, which the run now owns) to the run. */
 static int collect(struct engine *e, uint64_t t_stop, bool failed)
 {
@@ -253,6 +268,8 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 		else if (i / e->wl->nstreams < run->nclients)
 			lg_client_stats_add(run->clients[i / e->wl->nstreams], cs);
 	}
+	if (e->wl->nstreams)
+		compact_streams(e, run);
 	if (e->t_exec)
 		run->duration_s = (double)(last - e->t_exec) / LG_NS_PER_SEC;
 	run->t0_ns = e->t_exec;
