@@ -291,9 +291,9 @@ static const struct bad bad_inputs[] = {
 	{ "- stat: a\n", "t.yaml:1:1: the workload must be a mapping" },
 	{ "name: x\n", "t.yaml:1:1: the workload has no 'run' section" },
 	{ "run: [stat: a]\nnmae: x\n", "t.yaml:2:1: unknown key 'nmae' in the workload; "
-	  "did you mean 'name'? (expected name, description, params, labels, setup, run, cleanup)" },
+	  "did you mean 'name'? (expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
 	{ "run: [stat: a]\nzzzz: x\n", "t.yaml:2:1: unknown key 'zzzz' in the workload "
-	  "(expected name, description, params, labels, setup, run, cleanup)" },
+	  "(expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
 	/* did you mean: op names, keys, flags, modes, errno names, units */
 	{ "run: [wirte: {file: f, size: 1}]\n", "t.yaml:1:7: unknown op 'wirte'; did you "
 	  "mean 'write'?" },

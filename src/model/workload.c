@@ -29,7 +29,8 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_FIND] = "find",         [LG_OP_LOCK] = "lock",
 	[LG_OP_UNLOCK] = "unlock",     [LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
-	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick",
+	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick", [LG_OP_AFTER] = "after",
+	[LG_OP_THINK] = "think",
 };
 
 const char *lg_op_kind_name(enum lg_op_kind kind)
@@ -80,6 +81,14 @@ void lg_workload_destroy(struct lg_workload *wl)
 		free(wl->params[i].value);
 	}
 	free(wl->params);
+	for (size_t i = 0; i < wl->nstreams; i++)
+		free(wl->streams[i].name);
+	free(wl->streams);
+	for (size_t i = 0; i < wl->nrecorded; i++) {
+		free(wl->recorded[i].name);
+		free(wl->recorded[i].value);
+	}
+	free(wl->recorded);
 	free(wl->name);
 	free(wl->source);
 	free(wl);
@@ -440,17 +449,48 @@ int lg_workload_path_set(struct lg_workload *wl, const char *tmpl, uint16_t var,
 	return 0;
 }
 
-int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
+/* Append a copy of name=value to the pairs *v (n of them, room for *cap). */
+static int add_pair(struct lg_param **v, size_t *n, size_t *cap, const char *name,
+		    const char *value)
 {
 	struct lg_param p = { strdup(name), strdup(value) };
 
-	if (!p.name || !p.value ||
-	    grow((void **)&wl->params, wl->nparams, &wl->cap_params, sizeof(p))) {
+	if (!p.name || !p.value || grow((void **)v, *n, cap, sizeof(p))) {
 		free(p.name);
 		free(p.value);
 		return -ENOMEM;
 	}
-	wl->params[wl->nparams++] = p;
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
+{
+	return add_pair(&wl->params, &wl->nparams, &wl->cap_params, name, value);
+}
+
+int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value)
+{
+	return add_pair(&wl->recorded, &wl->nrecorded, &wl->cap_recorded, key, value);
+}
+
+int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t first,
+			   uint32_t *index)
+{
+	struct lg_stream st = { .first = first };
+
+	for (size_t i = 0; i < wl->nstreams; i++)
+		if (!strcmp(wl->streams[i].name, name))
+			return -EEXIST;
+	st.name = strdup(name);
+	if (!st.name || grow((void **)&wl->streams, wl->nstreams, &wl->cap_streams,
+			     sizeof(st))) {
+		free(st.name);
+		return -ENOMEM;
+	}
+	if (index)
+		*index = (uint32_t)wl->nstreams;
+	wl->streams[wl->nstreams++] = st;
 	return 0;
 }
 

@@ -113,6 +113,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
 	c->stall_ns = sh->stall_ns;
 	c->svc = stats->svc;
+	c->run_end = (uint32_t)wl->nops[LG_PHASE_RUN];
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->slots || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
@@ -123,11 +124,12 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 
 void lg_client_fini(struct lg_client *c)
 {
-	if (c->slots)
+	if (c->slots && !c->slots_borrowed) {
 		for (size_t i = 0; i < (c->wl->nslots ? c->wl->nslots : 1); i++)
 			if (c->slots[i].fd >= 0)
 				close(c->slots[i].fd);
-	free(c->slots);
+		free(c->slots);
+	}
 	free(c->loops);
 	free(c->vars);
 	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
@@ -483,12 +485,22 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 {
 	const struct lg_op *ops = c->wl->ops[phase];
 	size_t pc = 0, n = c->wl->nops[phase];
-	bool paced = timed && c->sh->paced;
+	bool paced = timed && c->sh->paced, streams = c->peers && phase == LG_PHASE_RUN;
 
+	if (phase == LG_PHASE_RUN) { /* a stream's range, or the whole phase */
+		pc = c->run_first;
+		n = c->run_end;
+	}
 	while (pc < n) {
 		const struct lg_op *op = &ops[pc];
 		uint64_t calls = op->count ? op->count : 1;
 
+		if (op->kind >= LG_OP_AFTER) { /* only streams have them */
+			if (must_stop(c, timed) || !lg_stream_control(c, op))
+				return false;
+			pc++;
+			continue;
+		}
 		if (op->kind >= LG_OP_LOOP) {
 			pc = control(c, op, pc);
 			continue;
@@ -498,6 +510,8 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 				return false;
 			timed_call(c, op, call, paced);
 		}
+		if (streams)
+			lg_stream_called(c);
 		pc++;
 	}
 	return true;
@@ -541,21 +555,30 @@ static void keep_setup_files(struct lg_client *c)
 void *lg_client_main(void *arg)
 {
 	struct lg_client *c = arg;
+	bool lead = c->stream == 0; /* a client's other streams share its files: setup,
+				       cleanup and closing them are the lead's */
 
 	c->in_setup = true;
 	c->untimed = &c->stats->untimed[LG_UNTIMED_SETUP];
-	run_pass(c, LG_PHASE_SETUP, false);
+	if (lead) {
+		run_pass(c, LG_PHASE_SETUP, false);
+		keep_setup_files(c);
+	}
 	c->in_setup = false;
-	keep_setup_files(c);
 	/* failures of the run phase before recording starts are warm-up's */
 	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
 	gate_wait(c, 0);
+	c->now_ns = lg_now_ns(); /* a stream's first think time counts from the start */
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
+	if (c->peers)
+		lg_stream_left(c);
 	c->recording = false;
 	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
 	gate_wait(c, 1);
+	if (!lead)
+		return NULL;
 	close_all(c, true);
 	c->untimed = &c->stats->untimed[LG_UNTIMED_CLEANUP];
 	if (!c->sh->skip_cleanup)

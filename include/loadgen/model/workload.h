@@ -74,6 +74,10 @@ enum lg_op_kind {
 	LG_OP_JUMP,            /* control: continue at target */
 	LG_OP_PICK,            /* control: set variable var to a value in [0, count), in
 				  order flags (enum lg_pick_order) */
+	/* A recorded program's streams (lg_workload.streams); LG_OP_AFTER first of them: */
+	LG_OP_AFTER,           /* control: wait until stream slot has completed count calls */
+	LG_OP_THINK,           /* control: with replay timing, wait until size ns (scaled)
+				  after this stream's previous call ended */
 	LG_OP_KIND_COUNT
 };
 
@@ -157,6 +161,17 @@ struct lg_pathset {
 	uint16_t var;   /* its variable: entry first + v is the path for value v */
 };
 
+/* One stream of a recorded program: a traced thread or process. A client runs all its
+ * streams at once, one thread each; stream i executes ops [first, first + nops) of the
+ * run phase. */
+struct lg_stream {
+	char *name;     /* as written ("TID COMMAND"), for messages and show (owned) */
+	uint32_t first; /* index of its first op in the run phase */
+	uint32_t nops;  /* its ops, control ops included */
+	uint64_t calls; /* its timed ops: what LG_OP_AFTER counts */
+	uint64_t think_ns; /* its think times added up, unscaled */
+};
+
 /* A name=value parameter, as resolved at load time (defaults and -p overrides). */
 struct lg_param {
 	char *name;  /* owned */
@@ -207,6 +222,11 @@ struct lg_workload {
 					      For the notes of EINVAL in the run */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
+	struct lg_stream *streams;         /* a recorded program's streams (owned); NULL:
+					      the run phase is one stream, as always */
+	size_t nstreams, cap_streams;
+	struct lg_param *recorded;         /* 'recorded': where it came from (owned) */
+	size_t nrecorded, cap_recorded;
 	struct lg_intern_index path_index; /* hash indexes of paths, types and slots */
 	struct lg_intern_index type_index;
 	struct lg_intern_index slot_index;
@@ -267,6 +287,13 @@ int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *
 /* Set name, source and the SHA-256 of text (copies). 0 or -ENOMEM. */
 int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
 			   const char *text, size_t len);
+
+/* Append a stream named name (copied) starting at op first of the run phase; *index gets
+ * its position. 0, -ENOMEM, or -EEXIST for a name already used. */
+int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t first,
+			   uint32_t *index);
+/* Record one 'recorded' provenance entry (copies both). 0 or -ENOMEM. */
+int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value);
 
 /* OR flags (O_SYNC, O_DIRECT) into every op that opens a file. */
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags);

@@ -105,6 +105,8 @@ struct lg_yctx {
 	uint8_t spec_index[LG_YSPEC_INDEX]; /* yaml_steps.c's op table by name, hashed:
 					   index + 1 (0: empty) */
 	bool spec_indexed;              /* spec_index is built */
+	struct lg_ystreams *streams;    /* while 'streams' compiles: its state
+					   (yaml_streams.c), else NULL */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
 		char name[24];          /* the label ("": none; longer ones not kept) */
 		uint16_t type;          /* its index in wl->types */
@@ -295,6 +297,20 @@ int lg_yflag_value(const struct lg_yflag *tab, unsigned seen);
 const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
 		     size_t len);
 
+/* --- a recorded program's streams (yaml_streams.c) --- */
+
+struct lg_ystreams;
+/* The top-level 'streams' list into the run phase and lg_workload.streams. 0, -EINVAL,
+ * -ENOMEM, or -EAGAIN for a lazy list (libyaml must read the text). */
+int lg_ycompile_streams(struct lg_yctx *c, const struct lg_ynode *seq);
+/* The steps 'after: {stream: NAME, calls: N}' and 'think: DURATION' (streams only). */
+int lg_ycompile_after(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+		      const struct lg_ynode *val);
+int lg_ycompile_think(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+		      const struct lg_ynode *val);
+/* The top-level 'recorded' mapping (may be NULL) into lg_workload.recorded. */
+int lg_yrecorded(struct lg_yctx *c, const struct lg_ynode *map);
+
 /* --- slots opened twice (yaml_reopen.c) --- */
 
 struct lg_yreopen;
@@ -307,6 +323,8 @@ int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot)
 int lg_yreopen_open(struct lg_yctx *c, uint32_t slot, bool *open);
 /* Free the state kept in c->reopen. NULL is fine. */
 void lg_yreopen_free(struct lg_yreopen *r);
+/* Forget what is known of open slots: the steps from here on start a new stream. */
+void lg_yreopen_reset(struct lg_yctx *c);
 
 /* --- steps written again (yaml_memo.c) --- */
 

@@ -344,7 +344,8 @@ static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynod
 /* An op name that is none of op_specs[] nor repeat, choose, pick: suggest the closest. */
 static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 {
-	static const char *const control[] = { "repeat", "choose", "pick", NULL };
+	static const char *const control[] = { "repeat", "choose", "pick", "after", "think",
+					       NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, key->text);
@@ -357,7 +358,8 @@ static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
 			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
 			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
-			"statfs, setinfo, find, lock, unlock, repeat, choose or pick)",
+			"statfs, setinfo, find, lock, unlock, repeat, choose or pick; in streams "
+			"also after and think)",
 			key->text);
 }
 
@@ -498,6 +500,10 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return compile_choose(c, line, val);
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
+	if (!strcmp(key->text, "after"))
+		return lg_ycompile_after(c, line, key, val);
+	if (!strcmp(key->text, "think"))
+		return lg_ycompile_think(c, line, key, val);
 	return find_spec(c, key->text) ? compile_op(c, find_spec(c, key->text), line, key, val)
 				    : unknown_op(c, key);
 }

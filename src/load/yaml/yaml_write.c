@@ -286,8 +286,8 @@ static int io_args(struct yw *w, size_t i, const struct lg_op *op)
 	return fail(w, i, "fadvise advice %d has no name", op->flags);
 }
 
-/* A duration in the largest unit that keeps it exact. */
-static void arg_duration(struct yw *w, uint64_t ns)
+/* A duration in the largest unit that keeps it exact, bare. */
+static void put_duration(FILE *f, uint64_t ns)
 {
 	static const struct {
 		const char *unit;
@@ -302,8 +302,13 @@ static void arg_duration(struct yw *w, uint64_t ns)
 		u++;
 	if (!ns)
 		u = 5;
+	fprintf(f, "%" PRIu64 "%s", ns / units[u].ns, units[u].unit);
+}
+
+static void arg_duration(struct yw *w, uint64_t ns)
+{
 	arg(w, "duration");
-	fprintf(w->f, "%" PRIu64 "%s", ns / units[u].ns, units[u].unit);
+	put_duration(w->f, ns);
 }
 
 /* find's path: the path to stat, or the directory and the pattern joined again. */
@@ -488,9 +493,53 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 		case LG_OP_PICK:
 			rc = emit_pick(w, i++, indent);
 			break;
+		case LG_OP_AFTER:
+			fprintf(w->f, "%*s- after: {stream: ", indent, "");
+			put_quoted(w->f, w->wl->streams[op->slot].name);
+			fprintf(w->f, ", calls: %" PRIu64 "}\n", op->count);
+			i++;
+			break;
+		case LG_OP_THINK:
+			fprintf(w->f, "%*s- think: ", indent, "");
+			put_duration(w->f, op->size);
+			putc('\n', w->f);
+			i++;
+			break;
 		default:
 			rc = emit_op(w, i++, indent);
 		}
+	}
+	return rc;
+}
+
+/* 'recorded': where a recorded program's workload came from. */
+static void emit_recorded(FILE *f, const struct lg_workload *wl)
+{
+	for (size_t i = 0; i < wl->nrecorded; i++) {
+		fputs(i ? "  " : "recorded:\n  ", f);
+		put_quoted(f, wl->recorded[i].name);
+		fputs(": ", f);
+		put_quoted(f, wl->recorded[i].value);
+		putc('\n', f);
+	}
+}
+
+/* A recorded program's run phase: its streams, each a range of the phase's ops. */
+static int emit_streams(struct yw *w)
+{
+	const struct lg_workload *wl = w->wl;
+	int rc = 0;
+
+	fputs("streams:\n", w->f);
+	w->ops = wl->ops[LG_PHASE_RUN];
+	w->nops = wl->nops[LG_PHASE_RUN];
+	w->phase = "streams";
+	for (size_t s = 0; !rc && s < wl->nstreams; s++) {
+		fputs("  - name: ", w->f);
+		put_quoted(w->f, wl->streams[s].name);
+		fputs("\n    steps:\n", w->f);
+		rc = emit_range(w, wl->streams[s].first, wl->streams[s].first + wl->streams[s].nops,
+				6);
 	}
 	return rc;
 }
@@ -518,9 +567,14 @@ int lg_yaml_write(FILE *f, const struct lg_workload *wl, char *err, size_t errle
 	put_quoted(f, wl->name ? wl->name : "workload");
 	putc('\n', f);
 	emit_labels(&w);
+	emit_recorded(f, wl);
 	for (int p = 0; !rc && p < LG_PHASE_COUNT; p++) {
 		if (!wl->nops[p] && p != LG_PHASE_RUN)
 			continue;
+		if (p == LG_PHASE_RUN && wl->nstreams) {
+			rc = emit_streams(&w);
+			continue;
+		}
 		fprintf(f, "%s:%s\n", phases[p], wl->nops[p] ? "" : " []");
 		w.ops = wl->ops[p];
 		w.nops = wl->nops[p];
