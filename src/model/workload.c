@@ -2,6 +2,7 @@
 #include "loadgen/model/workload.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,16 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_NTCREATE] = "ntcreate", [LG_OP_DELTREE] = "deltree",
 	[LG_OP_STATFS] = "statfs",     [LG_OP_SETINFO] = "setinfo",
 	[LG_OP_FIND] = "find",         [LG_OP_LOCK] = "lock",
-	[LG_OP_UNLOCK] = "unlock",     [LG_OP_LOOP] = "repeat",
+	[LG_OP_UNLOCK] = "unlock",
+	[LG_OP_LINK] = "link",         [LG_OP_SYMLINK] = "symlink",
+	[LG_OP_READLINK] = "readlink", [LG_OP_CHMOD] = "chmod",
+	[LG_OP_CHOWN] = "chown",       [LG_OP_UTIMENS] = "utimens",
+	[LG_OP_ACCESS] = "access",     [LG_OP_STATX] = "statx",
+	[LG_OP_SEEK] = "seek",         [LG_OP_FALLOCATE] = "fallocate",
+	[LG_OP_GETDENTS] = "getdents", [LG_OP_SETXATTR] = "setxattr",
+	[LG_OP_GETXATTR] = "getxattr", [LG_OP_LISTXATTR] = "listxattr",
+	[LG_OP_REMOVEXATTR] = "removexattr",
+	[LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
 	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick",
 };
@@ -102,6 +112,19 @@ static int grow(void **v, size_t n, size_t *cap, size_t sz)
 	return 0;
 }
 
+/* Whether ops of kind move size bytes through the client's buffer or the write
+ * pattern (readlink's 4 KiB fit in any: buffers are whole pages). */
+static bool uses_buffer(uint8_t kind)
+{
+	switch (kind) {
+	case LG_OP_READ: case LG_OP_WRITE: case LG_OP_GETDENTS: case LG_OP_SETXATTR:
+	case LG_OP_GETXATTR: case LG_OP_LISTXATTR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct lg_op *op,
 		       uint32_t *index)
 {
@@ -111,7 +134,7 @@ int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct
 	if (index)
 		*index = (uint32_t)wl->nops[phase];
 	wl->nops[phase]++;
-	if ((op->kind == LG_OP_READ || op->kind == LG_OP_WRITE) && op->size > wl->max_io)
+	if (uses_buffer(op->kind) && op->size > wl->max_io)
 		wl->max_io = op->size;
 	return 0;
 }
