@@ -94,7 +94,7 @@ static const struct op_spec op_specs[] = {
 	{ "utimens", LG_OP_UTIMENS, false, 0x0, OBJ_KEYS, lg_yfill_object, .one_of = 0x3 },
 	{ "access", LG_OP_ACCESS, true, 0x1, KEYS("path", "mode"), lg_yfill_access },
 	{ "statx", LG_OP_STATX, false, 0x0, OBJ_KEYS, lg_yfill_object, .one_of = 0x3 },
-	{ "seek", LG_OP_SEEK, false, 0x1, KEYS("file", "offset", "whence"), lg_yfill_seek },
+	{ "seek", LG_OP_SEEK, true, 0x1, KEYS("file", "offset", "whence"), lg_yfill_seek },
 	{ "fallocate", LG_OP_FALLOCATE, false, 0x5, KEYS("file", "offset", "size", "mode"),
 	  lg_yfill_fallocate },
 	{ "getdents", LG_OP_GETDENTS, false, 0x3, KEYS("file", "size"), lg_yfill_getdents },
