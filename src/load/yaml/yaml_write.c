@@ -370,7 +370,8 @@ static int listed_args(struct yw *w, size_t i, const struct lg_ywarg *a, size_t 
 		case LG_YWARG_FLAGS:
 			arg_flags(w, a[k].key, a[k].tab, &rest, NULL);
 			if (rest)
-				return fail(w, i, "%s 0x%x have no name", a[k].key, (unsigned)rest);
+				return fail(w, i, "%s 0x%x have no name", a[k].key,
+					    (unsigned)rest);
 			break;
 		default: /* LG_YWARG_WORD */
 			if (!a[k].s)

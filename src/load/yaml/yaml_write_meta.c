@@ -13,13 +13,18 @@ static void put(struct lg_ywarg *a, size_t *n, struct lg_ywarg arg)
 	a[(*n)++] = arg;
 }
 
+/* A path argument: index path of wl->paths, with its variable. */
+static void path(const char *key, uint32_t p, uint16_t var, struct lg_ywarg *a, size_t *n)
+{
+	put(a, n, (struct lg_ywarg){ key, LG_YWARG_PATH, .num = p, .var = var });
+}
+
 /* The op's path, or its file. */
 static void object(const struct lg_workload *wl, const struct lg_op *op, struct lg_ywarg *a,
 		   size_t *n)
 {
 	if (op->slot == LG_NO_SLOT)
-		put(a, n, (struct lg_ywarg){ "path", LG_YWARG_PATH, .num = op->path,
-					     .var = op->var });
+		path("path", op->path, op->var, a, n);
 	else
 		put(a, n, (struct lg_ywarg){ "file", LG_YWARG_STR, .s = wl->slots[op->slot] });
 }
@@ -60,9 +65,9 @@ static void file_op(const struct lg_workload *wl, const struct lg_op *op, struct
 		put(a, n, (struct lg_ywarg){ "size", LG_YWARG_NUM, .num = op->size });
 		return;
 	}
-	if (op->offset)
+	if (op->offset) /* a seek's may be negative */
 		put(a, n, (struct lg_ywarg){ "offset", op->kind == LG_OP_SEEK ? LG_YWARG_INT
-									 : LG_YWARG_NUM,
+									  : LG_YWARG_NUM,
 					     .num = op->offset });
 	if (op->kind == LG_OP_SEEK) {
 		const char *name = NULL; /* none: the writer fails */
@@ -85,33 +90,34 @@ int lg_ywrite_meta_args(const struct lg_workload *wl, const struct lg_op *op,
 	*n = 0;
 	switch (op->kind) {
 	case LG_OP_LINK:
-		put(a, n, (struct lg_ywarg){ "from", LG_YWARG_PATH, .num = op->path, .var = op->var });
-		put(a, n, (struct lg_ywarg){ "to", LG_YWARG_PATH, .num = op->path2, .var = op->var2 });
+		path("from", op->path, op->var, a, n);
+		path("to", op->path2, op->var2, a, n);
 		return 0;
 	case LG_OP_SYMLINK:
-		put(a, n, (struct lg_ywarg){ "target", LG_YWARG_PATH, .num = op->path2,
-					     .var = op->var2 });
-		put(a, n, (struct lg_ywarg){ "path", LG_YWARG_PATH, .num = op->path, .var = op->var });
+		path("target", op->path2, op->var2, a, n);
+		path("path", op->path, op->var, a, n);
 		return 0;
 	case LG_OP_READLINK:
-		put(a, n, (struct lg_ywarg){ "path", LG_YWARG_PATH, .num = op->path, .var = op->var });
+		path("path", op->path, op->var, a, n);
 		return 0;
 	case LG_OP_CHMOD:
 		object(wl, op, a, n);
-		put(a, n, (struct lg_ywarg){ "mode", LG_YWARG_MODE, .num = (uint64_t)op->flags });
+		put(a, n, (struct lg_ywarg){ "mode", LG_YWARG_MODE,
+					     .num = (uint64_t)op->flags });
 		return 0;
 	case LG_OP_CHOWN: case LG_OP_UTIMENS: case LG_OP_STATX:
 		object(wl, op, a, n);
 		nofollow(op, a, n);
 		return 0;
 	case LG_OP_ACCESS:
-		put(a, n, (struct lg_ywarg){ "path", LG_YWARG_PATH, .num = op->path, .var = op->var });
+		path("path", op->path, op->var, a, n);
 		flags("mode", lg_yaccess_modes, op->flags, a, n);
 		return 0;
 	case LG_OP_SEEK: case LG_OP_FALLOCATE: case LG_OP_GETDENTS:
 		file_op(wl, op, a, n);
 		return 0;
-	case LG_OP_SETXATTR: case LG_OP_GETXATTR: case LG_OP_LISTXATTR: case LG_OP_REMOVEXATTR:
+	case LG_OP_SETXATTR: case LG_OP_GETXATTR: case LG_OP_LISTXATTR:
+	case LG_OP_REMOVEXATTR:
 		xattr(wl, op, a, n);
 		return 0;
 	default:
