@@ -501,15 +501,24 @@ int lg_workload_set_source(struct lg_workload *wl, const char *name, const char 
 	return 0;
 }
 
+/* Whether op opens a file for its data: not a directory, nor a name only (O_PATH); an
+ * unnamed file (O_TMPFILE, which holds O_DIRECTORY's bit) is one. */
+static bool opens_data(const struct lg_op *op)
+{
+	if (op->kind != LG_OP_OPEN && op->kind != LG_OP_NTCREATE)
+		return false;
+	if ((op->flags & O_TMPFILE) == O_TMPFILE)
+		return true;
+	return !(op->flags & (O_DIRECTORY | O_PATH));
+}
+
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags)
 {
 	if (!flags) /* the usual case: no pass over every op */
 		return;
 	for (int p = 0; p < LG_PHASE_COUNT; p++)
 		for (size_t i = 0; i < wl->nops[p]; i++)
-			if (wl->ops[p][i].kind == LG_OP_OPEN ||
-			    (wl->ops[p][i].kind == LG_OP_NTCREATE &&
-			     !(wl->ops[p][i].flags & O_DIRECTORY)))
+			if (opens_data(&wl->ops[p][i]))
 				wl->ops[p][i].flags |= flags;
 }
 

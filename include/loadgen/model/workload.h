@@ -304,7 +304,8 @@ int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *
 int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
 			   const char *text, size_t len);
 
-/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file. */
+/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file for its data (not a
+ * directory, nor with O_PATH). */
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags);
 
 /* Check that path stays inside the run directory: non-empty, relative, and no ".."
