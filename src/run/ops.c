@@ -303,7 +303,8 @@ static int do_getdents(struct lg_client *c, const struct lg_op *op, uint64_t cal
 {
 	(void)call;
 	(void)bytes;
-	return result(syscall(SYS_getdents64, c->slots[op->slot].fd, c->buf, op->size));
+	return result(syscall(SYS_getdents64, (long)c->slots[op->slot].fd, c->buf,
+			      (long)op->size));
 }
 
 /* Every entry of directory path, with the scanner of the dbench ops (dirscan.c): the
