@@ -11,6 +11,8 @@
  *   yaml_vocab.c   words of flags, advice and modes; "did you mean" lookups
  *   yaml_pick.c    the pick step and paths that use its variable (file sets)
  *   yaml_reopen.c  an open of a slot that is provably still open
+ *   yaml_write.c   the writer (lg_yaml_write); yaml_write_meta.c lists the arguments of
+ *                  the ops of recorded programs for it
  *
  * The loader builds the tree and then compiles it, rather than compiling from the event
  * stream, because top-level keys may come in any order (params after run, say) and

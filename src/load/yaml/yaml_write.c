@@ -5,7 +5,8 @@
  * loading the text gives back exactly the op that was written. Control ops are turned
  * back into blocks: LOOP ... NEXT is a repeat, CHOOSE with its alternatives (each
  * ending in a JUMP past the last) a choose. Strings are always double-quoted, so no
- * path, file or label can be mistaken for YAML syntax. */
+ * path, file or label can be mistaken for YAML syntax. The arguments of the ops of
+ * recorded programs come as a list from yaml_write_meta.c; this file prints them. */
 #include "loadgen/load/yaml_write.h"
 #include "loadgen/model/clock.h"
 #include "loadgen/model/errf.h"
