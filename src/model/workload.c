@@ -136,10 +136,6 @@ int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct
 	wl->nops[phase]++;
 	if (uses_buffer(op->kind) && op->size > wl->max_io)
 		wl->max_io = op->size;
-	if (op->slot == LG_NO_SLOT && op->path != LG_NO_SLOT &&
-	    (op->kind == LG_OP_TRUNCATE || (op->kind >= LG_OP_SETXATTR &&
-					    op->kind <= LG_OP_REMOVEXATTR)))
-		wl->abs_paths = true;
 	return 0;
 }
 

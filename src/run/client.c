@@ -12,8 +12,6 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
-#include "ops_meta.h"
-
 /* Length of the directory part of path ("a/b/c" -> 3), 0 when it is the run directory. */
 static size_t dir_len(const char *path)
 {
@@ -120,8 +118,6 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
 	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
 		return -ENOMEM;
-	if (wl->abs_paths) /* now, not in the first such op's time; failing, it says why */
-		(void)lg_op_abspath(c, "", &(const char *){ NULL });
 	return 0;
 }
 

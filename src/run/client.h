@@ -144,9 +144,8 @@ struct lg_client {
 					    first use (owned; lg_op_dirbuf) */
 	char *abspath;                   /* the run directory's absolute path, '/', then
 					    room for a path: LG_ABSPATH_BUF bytes for the
-					    calls without an *at form, made by
-					    lg_client_init when an op needs it, else on
-					    first use (owned; lg_op_abspath) */
+					    calls without an *at form, made on first use
+					    (owned; lg_op_abspath) */
 	size_t abspath_len;              /* bytes of its directory part, '/' included */
 };
 

@@ -30,8 +30,8 @@ int lg_op_xattr(struct lg_client *c, const struct lg_op *op, uint64_t call, uint
 
 /* *out = the absolute form of path (relative to the run directory), for the calls that
  * have no *at form, in c->abspath: the run directory's absolute path (learnt from
- * /proc/self/fd on first use: lg_client_init makes that use when wl->abs_paths), then
- * path copied after it, no formatting. 0, ENOMEM, ENAMETOOLONG or readlink's errno. */
+ * /proc/self/fd on first use), then path copied after it, no formatting. 0, ENOMEM, or
+ * ENAMETOOLONG. */
 int lg_op_abspath(struct lg_client *c, const char *path, const char **out);
 
 #endif

@@ -16,7 +16,6 @@
 #ifndef LOADGEN_WORKLOAD_H
 #define LOADGEN_WORKLOAD_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -238,9 +237,6 @@ struct lg_workload {
 	size_t set_paths, set_bytes;       /* paths and bytes in all file sets so far */
 	uint64_t max_io;                   /* largest read/write size (and of getdents and the
 					      xattr ops): the client buffer size */
-	bool abs_paths;                    /* an op calls by absolute path (truncate or an
-					      xattr op on a path): each client learns the
-					      run directory's path before it starts */
 	uint32_t direct_align;             /* the O_DIRECT alignment of the run's target in
 					      bytes, as learnt when the workload was checked
 					      against it (lg_direct_alignment); 0: not learnt.
