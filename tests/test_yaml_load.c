@@ -369,7 +369,7 @@ static const struct bad bad_inputs[] = {
 	  "t.yaml:3:5: 'expect' goes among the arguments of 'stat'" },
 	{ "run:\n  - open: {path: a, as: f}\n  - write: {file: f, sise: 4K}\n",
 	  "t.yaml:3:22: unknown key 'sise' in write; did you mean 'size'? (expected file, "
-	  "size, offset, range, align, base, count, expect, label)" },
+	  "size, offset, range, align, base, count, vector, expect, label)" },
 	{ "run:\n  - open: {path: [a, b], as: f}\n",
 	  "t.yaml:2:18: 'path' must be a scalar, not a sequence" },
 	{ "run:\n  - open: a\n", "t.yaml:2:11: 'open' takes a mapping of arguments, not a scalar" },

@@ -141,6 +141,7 @@ void lg_client_fini(struct lg_client *c)
 	free(c->arena);
 	for (size_t i = 0; i < LG_DIR_LEVELS; i++)
 		free(c->dirbufs[i]);
+	free(c->abspath);
 	lg_verify_state_destroy(c->verify);
 	memset(c, 0, sizeof(*c));
 }

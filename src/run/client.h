@@ -157,6 +157,11 @@ struct lg_client {
 	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
 					    LG_DIRSCAN_BUF bytes for getdents64, made on
 					    first use (owned; lg_op_dirbuf) */
+	char *abspath;                   /* the run directory's absolute path, '/', then
+					    room for a path: LG_ABSPATH_BUF bytes for the
+					    calls without an *at form, made on first use
+					    (owned; lg_op_abspath) */
+	size_t abspath_len;              /* bytes of its directory part, '/' included */
 };
 
 /* Allocate a client's state (paths expanded, buffers); stats and live are the caller's

@@ -68,6 +68,24 @@ enum lg_op_kind {
 				  dir) for names matching pattern path2; none: ENOENT */
 	LG_OP_LOCK,            /* OFD write lock of [offset, offset + size) on slot */
 	LG_OP_UNLOCK,          /* unlock of [offset, offset + size) on slot */
+	/* Calls a recorded program makes (ops_meta.c), one each. An op with a path or a
+	   file takes the path when slot is LG_NO_SLOT, else the slot's file: */
+	LG_OP_LINK,            /* linkat(path, path2, 0) */
+	LG_OP_SYMLINK,         /* symlinkat(target path2, path) */
+	LG_OP_READLINK,        /* readlinkat(path) into a buffer of size bytes */
+	LG_OP_CHMOD,           /* fchmodat(path) / fchmod(slot) to mode flags */
+	LG_OP_CHOWN,           /* fchownat(path, flags) / fchown(slot) to the euid, egid */
+	LG_OP_UTIMENS,         /* utimensat(path, NULL, flags) / futimens(slot, NULL) */
+	LG_OP_ACCESS,          /* faccessat(path, mode flags) */
+	LG_OP_STATX,           /* statx(path, flags) / statx(slot, "", AT_EMPTY_PATH) */
+	LG_OP_SEEK,            /* lseek(slot, offset, whence flags); pos follows */
+	LG_OP_FALLOCATE,       /* fallocate(slot, mode flags, offset, size) */
+	LG_OP_GETDENTS,        /* one getdents64(slot) into a buffer of size bytes */
+	LG_OP_SETXATTR,        /* (l)setxattr(path) / fsetxattr(slot) of name path2, size
+				  bytes of the write pattern, flags */
+	LG_OP_GETXATTR,        /* (l)getxattr / fgetxattr of name path2, size bytes */
+	LG_OP_LISTXATTR,       /* (l)listxattr / flistxattr, size bytes */
+	LG_OP_REMOVEXATTR,     /* (l)removexattr / fremovexattr of name path2 */
 	LG_OP_LOOP,            /* control: start a repeat block of count iterations */
 	LG_OP_NEXT,            /* control: end of a repeat block */
 	LG_OP_CHOOSE,          /* control: pick one of count alternatives by weight */
@@ -97,6 +115,16 @@ enum lg_offset_mode {
  * each name first as dbench does (ops_dbench.c). No open(2) flag uses this bit. */
 #define LG_OP_RESOLVE (1 << 30)
 
+/* lg_op.flags of a READ or WRITE: the call is preadv/pwritev with one iovec. */
+#define LG_OP_VECTOR (1 << 29)
+
+/* lg_op.flags of the ops of recorded programs, beside the call's own flags: AT_*
+ * flags (AT_SYMLINK_NOFOLLOW: chown, utimens, statx and the xattr calls, which are then
+ * the l- forms; AT_SYMLINK_FOLLOW on a STAT: fstatat follows a last symlink), open(2)
+ * flags of an OPEN, RENAME_* of a RENAME (renameat2), XATTR_CREATE/XATTR_REPLACE, the
+ * mode of a CHMOD, R_OK/W_OK/X_OK of an ACCESS, FALLOC_FL_* of a FALLOCATE and SEEK_*
+ * of a SEEK. */
+
 /* How LG_OP_PICK chooses the next value of its variable (lg_op.flags). */
 enum lg_pick_order {
 	LG_PICK_RANDOM, /* uniformly at random, from the client's random stream */
@@ -118,10 +146,15 @@ struct lg_op {
 	int32_t expect;   /* LG_EXPECT_OK, LG_EXPECT_ANY or an errno value */
 	uint32_t slot;    /* file slot used (or bound, for open); loop counter for LOOP/NEXT */
 	uint32_t path;    /* index into lg_workload.paths (+ value of var), or LG_NO_SLOT */
-	uint32_t path2;   /* rename destination (+ value of var2), or LG_NO_SLOT */
+	uint32_t path2;   /* rename and link destination (+ value of var2), or LG_NO_SLOT;
+			     SYMLINK: its target, XATTR ops: the attribute name. Both
+			     are strings of paths too (interned, expanded per client as
+			     paths are: a target may hold ${client}), but never checked
+			     as paths: a target may climb above its own directory */
 	uint32_t line;    /* line in the source file, for error reports */
 	int32_t flags;    /* open(2) flags; fadvise advice; sync_file_range flags; PICK:
-			     enum lg_pick_order */
+			     enum lg_pick_order; see LG_OP_VECTOR and the flags of the
+			     ops of recorded programs above */
 	union {
 		uint32_t target;  /* LOOP: index after NEXT; NEXT/JUMP: op to continue at;
 				     CHOOSE: first index into lg_workload.alts */
@@ -132,10 +165,12 @@ struct lg_op {
 			uint16_t var2; /* variable added to path2 (0: none) */
 		};
 	};
-	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise); ns (sleep) */
+	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise, fallocate,
+			     getdents, readlink, xattr ops); ns (sleep) */
 	uint64_t count;   /* calls (read, write); iterations (LOOP); alternatives (CHOOSE);
 			     values (PICK) */
-	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base */
+	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base; SEEK: an int64_t
+			     (negative from the current position or the end) */
 	uint64_t range;   /* LG_OFF_RANDOM: length of the region offsets are drawn from */
 	uint64_t align;   /* LG_OFF_RANDOM: offsets are multiples of this (>= 1) */
 };
@@ -215,7 +250,8 @@ struct lg_workload {
 	struct lg_pathset *sets;           /* file sets, in the order made (owned) */
 	size_t nsets, cap_sets;
 	size_t set_paths, set_bytes;       /* paths and bytes in all file sets so far */
-	uint64_t max_io;                   /* largest read/write size: the client buffer size */
+	uint64_t max_io;                   /* largest read/write size (and of getdents and the
+					      xattr ops): the client buffer size */
 	uint32_t direct_align;             /* the O_DIRECT alignment of the run's target in
 					      bytes, as learnt when the workload was checked
 					      against it (lg_direct_alignment); 0: not learnt.
@@ -295,7 +331,8 @@ int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t fi
 /* Record one 'recorded' provenance entry (copies both). 0 or -ENOMEM. */
 int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value);
 
-/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file. */
+/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file for its data (not a
+ * directory, nor with O_PATH). */
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags);
 
 /* Check that path stays inside the run directory: non-empty, relative, and no ".."
