@@ -64,8 +64,9 @@ void lg_show_streams(FILE *f, const struct lg_workload *wl)
 		fprintf(f, "#   %-18s %s\n", wl->recorded[i].name, wl->recorded[i].value);
 	tally(wl->ops[LG_PHASE_SETUP], 0, wl->nops[LG_PHASE_SETUP], &t);
 	fprintf(f, "# setup (the input tree, per client): %" PRIu64 " directories, %" PRIu64
-		" files of %.1f MiB; its calls: ", t.by_kind[LG_OP_MKDIR],
-		t.by_kind[LG_OP_OPEN], (double)t.bytes_written / (1 << 20));
+		" files of %.1f MiB, %" PRIu64 " symlinks; its calls: ", t.by_kind[LG_OP_MKDIR],
+		t.by_kind[LG_OP_OPEN], (double)t.bytes_written / (1 << 20),
+		t.by_kind[LG_OP_SYMLINK]);
 	print_kinds(f, &t);
 	for (size_t s = 0; s < wl->nstreams; s++) {
 		const struct lg_stream *st = &wl->streams[s];

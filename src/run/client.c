@@ -1,6 +1,7 @@
 /* One client's loop: walk a phase's op array, execute and time each op, record it.
  * Nothing here allocates, parses or formats once the client has started. */
 #include "client.h"
+#include "ops_meta.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -544,6 +545,23 @@ static void gate_wait(struct lg_client *c, int from)
 		lg_futex_wait(&g->stage, from);
 }
 
+/* Learn the run directory's absolute path now, if an op of the run phase will need it (a
+ * call without an *at form: truncate by path, the xattr calls on a path), so that its
+ * lookup is not timed as part of the first such op. */
+static void learn_abspath(struct lg_client *c)
+{
+	const struct lg_op *ops = c->wl->ops[LG_PHASE_RUN];
+	const char *p;
+
+	for (size_t i = c->run_first; i < c->run_end; i++)
+		if (ops[i].path != LG_NO_SLOT &&
+		    ((ops[i].kind >= LG_OP_SETXATTR && ops[i].kind <= LG_OP_REMOVEXATTR) ||
+		     (ops[i].kind == LG_OP_TRUNCATE && ops[i].slot == LG_NO_SLOT))) {
+			(void)lg_op_abspath(c, "", &p); /* a failure shows in the op */
+			return;
+		}
+}
+
 /* Mark the files setup left open: they stay open for cleanup, unless the run closes or
  * reopens their slot (exec_slot in ops.c clears the mark). A mark, not the descriptor
  * number: a file the run opens after closing setup's often gets the same number. */
@@ -568,6 +586,7 @@ void *lg_client_main(void *arg)
 	c->in_setup = false;
 	/* failures of the run phase before recording starts are warm-up's */
 	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
+	learn_abspath(c);
 	gate_wait(c, 0);
 	c->now_ns = lg_now_ns(); /* a stream's first think time counts from the start */
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
