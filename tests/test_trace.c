@@ -16,6 +16,9 @@
 
 #include <cmocka.h>
 
+#include "loadgen/load/yaml_load.h"
+#include "loadgen/model/workload.h"
+
 static char *yaml;                  /* the last conversion's output */
 static char err[512];               /* its error */
 static struct lg_trace_summary sum; /* its summary */
@@ -486,6 +489,46 @@ static void test_sniff(void **state)
 		assert_false(lg_trace_sniff(no[i], strlen(no[i])));
 }
 
+/* What the converter writes, the YAML loader reads: each test's trace, and the tree. */
+static void test_loads(void **state)
+{
+	static const char *const traces[] = {
+		CALLS,
+		L(10, 000000, "execve(\"/bin/sh\", [\"sh\"], 0x1 /* 1 var */) = 0 <0.000100>")
+		L(10, 000200, "openat(AT_FDCWD</d>, \"f\", O_RDWR|O_CREAT, 0644) = 3</d/f> <0.000010>")
+		L(10, 000300, "clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>")
+		L(11, 000350, "write(3</d/f>, \"abc\", 3) = 3 <0.000010>")
+		L(10, 000400, "<... clone resumed>) = 11 <0.000100>")
+		L(10, 000510, "read(3</d/f>, \"\", 4096) = 0 <0.000190>")
+		L(11, 000800, "openat(AT_FDCWD</d>, \"f\", O_RDONLY) = 4</d/f> <0.000010>")
+		L(11, 000900, "close(4</d/f>) = 0 <0.000010>")
+		L(10, 001200, "close(3</d/f>) = 0 <0.000010>"),
+	};
+	struct lg_tree_entry tree[] = {
+		{ .rel = "a", .type = 'd' },
+		{ .rel = "a/f", .type = 'f', .size = 1048577 },
+		{ .rel = "a/l", .type = 'l', .target = "f" },
+	};
+	struct lg_trace_opts o = { .dir = "/d", .tree = tree, .ntree = 3, .command = "x y",
+				   .overhead_ns = 1000 };
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof(traces) / sizeof(traces[0]); i++) {
+		struct lg_workload *wl = NULL;
+		char e[1024];
+
+		if (i < sizeof(traces) / sizeof(traces[0]))
+			assert_int_equal(conv(traces[i]), 0);
+		else
+			assert_int_equal(conv_with(traces[1], &o), 0);
+		if (lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, 2, &wl, e, sizeof(e))) {
+			fprintf(stderr, "%s\n%s\n", e, yaml);
+			fail();
+		}
+		lg_workload_destroy(wl);
+	}
+}
+
 /* Every cut of a trace converts or is refused, never more: a truncated last line is a
  * truncated trace. */
 static void test_cuts(void **state)
@@ -554,7 +597,7 @@ int main(void)
 		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),
-		cmocka_unit_test(test_cuts),     cmocka_unit_test(test_large),
+		cmocka_unit_test(test_loads),    cmocka_unit_test(test_cuts),     cmocka_unit_test(test_large),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
