@@ -153,9 +153,10 @@ static void test_streams(void **state)
 	/* the parent's read waits for the child's write on the slot (and is joined) */
 	has("      - after: {stream: \"11 cat\", calls: 1}\n      - think: 300us\n"
 	    "      - read: {file: t10.fd3, size: 4096}\n");
-	/* the child's open of f: after the parent's create of f (not its read: another
-	 * resource, the slot), which its first step already waited for */
-	has("      - write: {file: t10.fd3, size: 3}\n      - think: 440us\n"
+	/* the child's open of f: after the parent's read of f (the file's data: a resource
+	 * of the calls on its slots too) */
+	has("      - write: {file: t10.fd3, size: 3}\n"
+	    "      - after: {stream: \"10 sh\", calls: 2}\n      - think: 440us\n"
 	    "      - open: {path: \"${client}/f\", as: t11.fd4, flags: [read]}\n");
 	/* the child's close of the inherited fd is not replayed, the parent's is */
 	assert_int_equal(sum.n_not_replayed, 1);
