@@ -454,6 +454,9 @@ static void test_foreign(void **state)
 		  L(10, 000200, "read(3</d/a>, <unfinished ...>"),
 		  "t.txt:2:1: the trace ends inside a call of 10 (read(3</d/a>,): a truncated trace?" },
 		{ "", "t.txt:1:1: not an strace -f -ttt -T -y trace: the file is empty" },
+		{ "[pid  11] 1700000000.000100 mkdir(\"a\", 0777) = 0 <0.000010>\n",
+		  "t.txt:1:1: not an strace -f -ttt -T -y trace: '[pid N]' prefixes, as strace "
+		  "writes to a terminal: take the trace with -o FILE" },
 		{ L(10, 000100, "read(3</d/a>, <unfinished ...>") L(11, 000200, "mkdir(\"a\", 0777) = 0"),
 		  "t.txt:2:" },
 		{ "name: x\nrun:\n  - stat: a\n", "t.txt:1:1: not an strace -f -ttt -T -y trace:" },
