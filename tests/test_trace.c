@@ -435,7 +435,7 @@ static void test_foreign(void **state)
 		const char *trace, *msg;
 	} cases[] = {
 		{ "1700000000.000100 mkdir(\"a\", 0777) = 0 <0.000010>\n",
-		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column at the start of the line (strace -f)" },
+		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column at the start of the line (strace -f -o FILE)" },
 		{ "mkdir(\"a\", 0777) = 0\n",
 		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column" },
 		{ "10 mkdir(\"a\", 0777) = 0 <0.000010>\n",

@@ -45,7 +45,7 @@ static int columns(struct src *f, const char *s, long *tid, uint64_t *ns, const 
 			       "trace with -o FILE");
 	if (!isdigit((unsigned char)*p) || (*tid = strtol(p, &end, 10), *end != ' '))
 		return foreign(f, 0, isdigit((unsigned char)*p) || strchr(s, '(')
-			? "no PID column at the start of the line (strace -f)"
+			? "no PID column at the start of the line (strace -f -o FILE)"
 			: "expected 'PID SECONDS.USEC call(...) = RESULT <DURATION>'");
 	for (p = end; *p == ' '; p++)
 		;
