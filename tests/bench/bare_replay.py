@@ -259,7 +259,7 @@ def build(doc, workdir):
     exe = os.path.join(workdir, "bare")
     with open(c, "w") as f:
         f.write(src)
-    subprocess.run(["cc", "-O2", "-w", "-o", exe, c], check=True)
+    subprocess.run(["cc", "-O0", "-w", "-o", exe, c], check=True)
     return exe, calls
 
 
