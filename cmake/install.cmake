@@ -46,6 +46,7 @@ if(LOADGEN_MAN)
   lg_man_page(loadgen-ab ab "compare 2 to 8 setups run interleaved, with paired tests")
   lg_man_page(loadgen-calibrate calibrate "measure this machine's spread between batches of a setup")
   lg_man_page(loadgen-import import "convert a dbench loadfile into a loadgen workload")
+  lg_man_page(loadgen-record record "record a program's filesystem calls as a loadgen workload")
   lg_man_page(loadgen-report report "draw loadgen result files as one HTML page"
     ${LG_MAN_SRC}/loadgen-report.help)
   set(out ${LG_MAN_OUT}/loadgen-workload.5)
