@@ -131,6 +131,7 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)             # Depends: from dpkg-shlibdeps (dpkg-dev)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "strace")              # loadgen record runs it
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, dbench")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
