@@ -489,7 +489,7 @@ static void summary(const struct rec *r, const struct lg_trace_summary *s)
 		fprintf(f, "loadgen record: traced process %d (%s) for %.3g s in %s\n",
 			(int)r->c.attach, r->command, (double)r->c.for_ns / 1e9, r->dir);
 	else
-		fprintf(f, "loadgen record: recorded '%s' in %s: exit status %d\n", r->command,
+		fprintf(f, "loadgen record: recorded %s in %s: exit status %d\n", r->command,
 			r->dir, r->exit_status);
 	fprintf(f, "  streams: %" PRIu64 ", calls kept: %" PRIu64 "\n", s->streams,
 		s->calls_kept);

@@ -254,6 +254,28 @@ p, m, y, out = recorded("fail", d, ["sh", "-c", "cat here missing; exit 3"], sta
 check(re.search(r"^\s+- \w+: \{?.*\$\{client\}/missing.*expect: ENOENT", y.get("streams", ""),
                 re.M), "fail: the traced ENOENT kept as the step's expectation")
 
+# --- an strace that refuses --seccomp-bpf (an older kernel): recorded without it --------
+fake = os.path.join(top, "fakebin")
+os.mkdir(fake)
+write(os.path.join(fake, "strace"), """#!/bin/sh
+for a; do
+    shift
+    if [ "$a" = --seccomp-bpf ]; then
+        echo "strace: --seccomp-bpf is not enabled because the kernel does not support it" >&2
+    else
+        set -- "$@" "$a"
+    fi
+done
+exec %s "$@"
+""" % shutil.which("strace"))
+os.chmod(os.path.join(fake, "strace"), 0o755)
+p, m, y, out = recorded("noseccomp", d, ["sh", "-c", "cat here"],
+                       env=dict(ENV, PATH=fake + ":" + ENV.get("PATH", "/usr/bin:/bin")))
+check("without --seccomp-bpf" in p.err and "kernel does not support it" in p.err,
+      "no --seccomp-bpf: said, with strace's reason", p)
+check("--seccomp-bpf" not in y.get("recorded", "") and "-ttt" in y.get("recorded", ""),
+      "no --seccomp-bpf: the recorded tracer options say so")
+
 # --- Ctrl-C: strace and the program stopped, no temporary file ---------------------------
 d = os.path.join(top, "ctrlc")
 os.mkdir(d)
