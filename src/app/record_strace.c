@@ -400,3 +400,69 @@ int lg_rec_strace_attach(const struct lg_rec_strace *s, pid_t pid, uint64_t for_
 	}
 	return rc;
 }
+
+/* The reading side of lg_rec_trace_open: the trace, line by line, without the detached
+ * calls. */
+struct trace_reader {
+	FILE *f;      /* the trace */
+	char *line;   /* the current line (getline's buffer, owned) */
+	size_t cap;   /* allocated bytes of line */
+	size_t len;   /* bytes in line */
+	size_t off;   /* of them, bytes already read */
+};
+
+static bool detached(const char *line, size_t len)
+{
+	static const char tail[] = " <detached ...>";
+	size_t n = sizeof(tail) - 1;
+
+	while (len && line[len - 1] == '\n')
+		len--;
+	return len >= n && memcmp(line + len - n, tail, n) == 0;
+}
+
+static ssize_t trace_read(void *cookie, char *buf, size_t size)
+{
+	struct trace_reader *r = cookie;
+	ssize_t n;
+	size_t k;
+
+	while (r->off == r->len) {
+		if ((n = getline(&r->line, &r->cap, r->f)) < 0)
+			return ferror(r->f) ? -1 : 0;
+		r->len = detached(r->line, (size_t)n) ? 0 : (size_t)n;
+		r->off = 0;
+	}
+	k = r->len - r->off < size ? r->len - r->off : size;
+	memcpy(buf, r->line + r->off, k);
+	r->off += k;
+	return (ssize_t)k;
+}
+
+static int trace_close(void *cookie)
+{
+	struct trace_reader *r = cookie;
+	int rc = fclose(r->f);
+
+	free(r->line);
+	free(r);
+	return rc;
+}
+
+FILE *lg_rec_trace_open(const char *path)
+{
+	struct trace_reader *r = calloc(1, sizeof(*r));
+	FILE *f;
+
+	if (!r)
+		return NULL;
+	if (!(r->f = fopen(path, "r"))) {
+		free(r);
+		return NULL;
+	}
+	f = fopencookie(r, "r", (cookie_io_functions_t){ .read = trace_read,
+							 .close = trace_close });
+	if (!f)
+		trace_close(r);
+	return f;
+}
