@@ -94,7 +94,7 @@ static void usage(FILE *f)
 		"       loadgen compare BASE.json OTHER.json... (see loadgen compare --help)\n"
 		"       loadgen calibrate [run options] NCLIENTS  the machine's spread between\n"
 		"                                batches, for compare (see calibrate --help)\n"
-		"       loadgen import DBENCH_LOADFILE [-o FILE.yaml]\n"
+		"       loadgen import DBENCH_LOADFILE|STRACE_TRACE [-o FILE.yaml] [-C DIR]\n"
 		"       loadgen record -o FILE.yaml [-C DIR] -- COMMAND [ARGS...]\n"
 		"           (see loadgen record --help)\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"

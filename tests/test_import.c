@@ -154,12 +154,55 @@ static void test_errors(void **state)
 	assert_non_null(strstr(out[1], "/nonexistent-dir/x.yaml"));
 }
 
+/* An strace trace: told apart by content, converted with -C (required, must exist). */
+static void test_trace(void **state)
+{
+	char t[1024];
+
+	(void)state;
+	snprintf(t, sizeof(t),
+		 "7 1700000000.000100 openat(AT_FDCWD<%s>, \"f\", O_WRONLY|O_CREAT, 0644) = 3<%s/f> <0.000010>\n"
+		 "7 1700000000.000200 write(3<%s/f>, \"x\", 1) = 1 <0.000010>\n"
+		 "7 1700000000.000300 close(3<%s/f>) = 0 <0.000010>\n", dir, dir, dir, dir);
+	put("t.strace", t);
+	assert_int_equal(import(path_of("t.strace"), NULL), 2);
+	assert_non_null(strstr(out[1], "an strace trace needs -C DIR, the directory it was "
+				       "recorded in: "));
+	assert_int_equal(import(path_of("t.strace"), "-C", path_of("nonexistent"), NULL), 2);
+	assert_non_null(strstr(out[1], "nonexistent: No such file or directory (-C: the "
+				       "directory the trace was recorded in must exist)"));
+	assert_int_equal(import(path_of("t.strace"), "-C", NULL), 2);
+	assert_non_null(strstr(out[1], "option '-C' needs a value"));
+	assert_int_equal(import(path_of("t.strace"), "-C", dir, "-o", path_of("t.yaml"), NULL), 0);
+	assert_non_null(strstr(out[1], "3 calls in 1 streams"));
+	{
+		char *text;
+		size_t len;
+
+		assert_int_equal(lg_loadfile_read(path_of("t.yaml"), &text, &len), 0);
+		assert_non_null(strstr(text, "streams:\n  - name: \"7 proc\"\n    steps:\n"
+					     "      - create: {path: \"${client}/f\", as: t7.fd3, "
+					     "flags: [write]}\n"));
+		free(text);
+	}
+	/* -C with a loadfile */
+	put("c.txt", DB);
+	assert_int_equal(import(path_of("c.txt"), "-C", dir, NULL), 2);
+	assert_non_null(strstr(out[1], "-C is for strace traces, and this is a loadfile: "));
+	/* a trace without -T */
+	put("bad.strace", "7 1700000000.000100 unlink(\"f\") = 0\n");
+	assert_int_equal(import(path_of("bad.strace"), "-C", dir, NULL), 2);
+	assert_non_null(strstr(out[1], "bad.strace:1:36: not an strace -f -ttt -T -y trace: no "
+				       "call duration"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_usage, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_convert, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_errors, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_trace, make_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,8 @@
 /* `loadgen import`: load a loadfile as a run would (dbench or YAML, told apart by
- * content), then write the compiled workload as YAML. The output is written to a
- * temporary file beside OUT and renamed over it, so OUT is never left half-written. */
+ * content), then write the compiled workload as YAML; or convert an strace trace (told
+ * apart by content too) of a program that worked in directory -C into a recorded
+ * workload (lg_trace_convert). The output is written to a temporary file beside OUT and
+ * renamed over it, so OUT is never left half-written. */
 #include "loadgen/app/import.h"
 
 #include <errno.h>
@@ -13,6 +15,7 @@
 
 #include "loadgen/model/cli.h"
 #include "loadgen/load/loadfile.h"
+#include "loadgen/load/trace.h"
 #include "loadgen/model/paths.h"
 #include "loadgen/load/yaml_write.h"
 
@@ -21,11 +24,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: loadgen import FILE [-o OUT]\n"
+		"Usage: loadgen import FILE [-o OUT] [-C DIR]\n"
 		"Convert a dbench loadfile (such as dbench's client.txt) into a loadgen YAML\n"
 		"workload that runs the same ops. A YAML workload is written back compiled:\n"
-		"parameters resolved, in a canonical form.\n\n"
+		"parameters resolved, in a canonical form. An strace trace of a program that\n"
+		"worked in DIR becomes a recorded workload: one stream per traced thread, its\n"
+		"calls on DIR as steps. Take it with\n"
+		"  strace -f -ttt -T -y -qq --seccomp-bpf -o FILE CMD\n\n"
 		"  -o, --output OUT   write to OUT (atomically); '-' or none: standard output\n"
+		"  -C DIR             the directory the traced program worked in (strace traces)\n"
 		"  -h, --help         this help\n");
 }
 
@@ -61,16 +68,19 @@ static int open_tmp(const char *out, char **tmp, FILE **f)
 	return rc;
 }
 
-/* Write wl to out ("-": stdout) through a temporary file and a rename. 0 or a
- * negative errno, with the message printed. */
-static int write_out(const char *out, const struct lg_workload *wl)
+/* Write wl, or text (len bytes) when wl is NULL, to out ("-": stdout) through a
+ * temporary file and a rename. 0 or a negative errno, with the message printed. */
+static int write_out(const char *out, const struct lg_workload *wl, const char *text,
+		     size_t len)
 {
 	bool to_stdout = strcmp(out, "-") == 0;
 	char err[512] = "", *tmp = NULL;
 	FILE *f = stdout;
 	int rc = to_stdout ? 0 : open_tmp(out, &tmp, &f);
 
-	if (!rc && (rc = lg_yaml_write(f, wl, err, sizeof(err))) == -EIO)
+	if (!rc && !wl && fwrite(text, 1, len, f) != len)
+		rc = errno ? -errno : -EIO;
+	else if (!rc && wl && (rc = lg_yaml_write(f, wl, err, sizeof(err))) == -EIO)
 		rc = errno ? -errno : -EIO;
 	if (tmp) {
 		if (fclose(f) != 0 && !rc)
@@ -89,19 +99,76 @@ static int write_out(const char *out, const struct lg_workload *wl)
 	return rc;
 }
 
-/* Load path as a run would: dbench by content, else YAML with its defaults. */
-static int load(const char *path, struct lg_workload **wl)
+/* What the conversion of a trace left out or cannot replay, on stderr. */
+static void tell(const struct lg_trace_summary *s, const char *dir)
 {
-	char err[1024], *text = NULL;
+	fprintf(stderr, "loadgen import: %llu calls in %llu streams; left out %llu calls on "
+		"%llu paths outside %s%s%s%s; %llu file mmaps\n", (unsigned long long)s->calls_kept,
+		(unsigned long long)s->streams, (unsigned long long)s->calls_left_out,
+		(unsigned long long)s->paths_left_out, dir, s->example_left_out[0] ? " (e.g. " : "",
+		s->example_left_out, s->example_left_out[0] ? ")" : "",
+		(unsigned long long)s->file_mmaps);
+	for (size_t i = 0; i < s->n_not_replayed; i++)
+		fprintf(stderr, "loadgen import: not replayed: %s %llu\n", s->not_replayed[i].name,
+			(unsigned long long)s->not_replayed[i].count);
+}
+
+/* Convert the strace trace text of path, recorded in dir, into YAML text *yaml. */
+static int convert(const char *path, const char *text, size_t len, const char *dir,
+		   char **yaml, size_t *ylen)
+{
+	struct lg_trace_opts o = { .dir = dir, .tracer = "strace (imported)" };
+	struct lg_trace_summary sum;
+	FILE *in = fmemopen((void *)text, len, "r"), *out = open_memstream(yaml, ylen);
+	char err[1024] = "";
+	int rc = in && out ? 0 : -errno;
+
+	if (!rc)
+		rc = lg_trace_convert(in, path, &o, out, &sum, err, sizeof(err));
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	if (rc)
+		fprintf(stderr, "loadgen import: %s\n", err[0] ? err : strerror(-rc));
+	else
+		tell(&sum, dir);
+	return rc;
+}
+
+/* Load path as a run would: dbench by content, else YAML with its defaults; or an
+ * strace trace (by content) converted with dir (-C). *yaml: the converted text. */
+static int load(const char *path, const char *dir, struct lg_workload **wl, char **yaml,
+		size_t *ylen)
+{
+	char err[1024], *text = NULL, *real = NULL;
 	size_t len = 0;
 	int rc = lg_loadfile_read(path, &text, &len);
 
-	if (rc)
+	if (rc) {
 		snprintf(err, sizeof(err), "%s: %s", path, lg_loadfile_strerror(rc));
-	else
+	} else if (lg_trace_sniff(text, len)) {
+		if (!dir) {
+			free(text);
+			return -EDESTADDRREQ;
+		}
+		if (!(real = realpath(dir, NULL))) {
+			rc = -errno;
+			snprintf(err, sizeof(err), "%s: %s (-C: the directory the trace was recorded "
+				 "in must exist)", dir, strerror(-rc));
+		} else {
+			rc = convert(path, text, len, real, yaml, ylen);
+			err[0] = '\0';
+		}
+	} else if (dir) {
+		free(text);
+		return -EISDIR;
+	} else {
 		rc = lg_loadfile_compile(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
-	if (rc)
+	}
+	if (rc && err[0])
 		fprintf(stderr, "loadgen import: %s\n", err);
+	free(real);
 	free(text);
 	return rc;
 }
@@ -109,9 +176,10 @@ static int load(const char *path, struct lg_workload **wl)
 int lg_import_main(int argc, char **argv)
 {
 	static const char *const options[] = { "output", "help", NULL };
-	const char *in = NULL, *out = "-";
+	const char *in = NULL, *out = "-", *dir = NULL;
 	struct lg_workload *wl = NULL;
-	char err[1024];
+	char err[1024], *yaml = NULL;
+	size_t ylen = 0;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -126,6 +194,10 @@ int lg_import_main(int argc, char **argv)
 			out = argv[i];
 		} else if (!strncmp(a, "--output=", 9)) {
 			out = a + 9;
+		} else if (!strcmp(a, "-C")) {
+			if (++i == argc)
+				return lg_cli_usage_error("import", "option '%s' needs a value", a);
+			dir = argv[i];
 		} else if (a[0] == '-' && a[1]) {
 			return lg_cli_unknown_option("import", options, a);
 		} else if (in) {
@@ -144,9 +216,15 @@ int lg_import_main(int argc, char **argv)
 		fprintf(stderr, "loadgen import: %s\n", err);
 		return EXIT_USAGE;
 	}
-	rc = load(in, &wl);
+	rc = load(in, dir, &wl, &yaml, &ylen);
+	if (rc == -EDESTADDRREQ)
+		return bad_usage("an strace trace needs -C DIR, the directory it was recorded in: ",
+				 in);
+	if (rc == -EISDIR)
+		return bad_usage("-C is for strace traces, and this is a loadfile: ", in);
 	if (!rc)
-		rc = write_out(out, wl);
+		rc = write_out(out, wl, yaml, ylen);
 	lg_workload_destroy(wl);
+	free(yaml);
 	return rc ? EXIT_USAGE : 0;
 }
