@@ -50,7 +50,8 @@ int lg_rec_calibrate(struct lg_rec_strace *s, const char *dir, const char *trace
 		     uint64_t n, uint64_t *overhead_ns, char *err, size_t errlen);
 
 /* The hidden `loadgen record --calibrate-child N DIR`: n newfstatat calls on DIR, then
- * their elapsed nanoseconds on stdout. Returns the exit status. */
+ * their elapsed nanoseconds on stdout, and _exit (0, or 1 when stdout failed); returns
+ * 2 for bad arguments. */
 int lg_rec_calibrate_child(int argc, char **argv);
 
 /* Run cmd (NULL-terminated) in dir under strace, writing the trace to trace_path, with
