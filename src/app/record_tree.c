@@ -116,7 +116,8 @@ int lg_rec_tree_snapshot(const char *dir, const char *const *skip, size_t nskip,
 		lg_rec_tree_clear(t);
 		return rc;
 	}
-	qsort(t->e, t->n, sizeof(*t->e), by_path);
+	if (t->n) /* qsort wants a base even for no entries */
+		qsort(t->e, t->n, sizeof(*t->e), by_path);
 	return 0;
 }
 
