@@ -36,7 +36,7 @@ enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
 	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI,
-	OPT_NO_SPACE_CHECK
+	OPT_NO_SPACE_CHECK, OPT_REPLAY_TIMING
 };
 
 static const struct option long_options[] = {
@@ -45,6 +45,7 @@ static const struct option long_options[] = {
 	{ "time", required_argument, NULL, 't' },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "run-once", no_argument, NULL, OPT_RUN_ONCE },
+	{ "replay-timing", required_argument, NULL, OPT_REPLAY_TIMING },
 	{ "param", required_argument, NULL, 'p' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, OPT_JSON },
@@ -111,6 +112,8 @@ static void usage(FILE *f)
 		"  -t, --time SECONDS     length of the measured phase (default %g)\n"
 		"      --warmup SECONDS   warm-up before measuring, results discarded (default %g)\n"
 		"      --run-once         each client runs the run phase once; no warm-up\n"
+		"      --replay-timing T  a recorded program's think time: afap (none, the\n"
+		"                         default), original, or scale=X (X times the original)\n"
 		"  -p, --param NAME=VALUE\n"
 		"                         set a workload parameter (repeatable)\n"
 		"      --seed N           seed of the per-client random streams (default %d)\n"
@@ -237,6 +240,18 @@ static int add_param(struct lg_config *cfg, char *arg)
 	return 0;
 }
 
+/* --replay-timing: afap (0), original (1) or scale=X (X > 0). 0 or -EINVAL. */
+static int parse_replay_timing(const char *arg, double *scale)
+{
+	if (!strcmp(arg, "afap"))
+		*scale = 0;
+	else if (!strcmp(arg, "original"))
+		*scale = 1;
+	else if (strncmp(arg, "scale=", 6) || parse_seconds(arg + 6, scale) || *scale <= 0)
+		return -EINVAL;
+	return 0;
+}
+
 /* One option; returns 0, or an exit status to leave with. */
 static int parse_option(struct lg_config *cfg, int opt, char *arg)
 {
@@ -254,6 +269,12 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_seconds("--warmup", arg, "seconds >= 0" UPTO);
 		break;
 	case OPT_RUN_ONCE: cfg->run_once = true; break;
+	case OPT_REPLAY_TIMING:
+		if (parse_replay_timing(arg, &cfg->think_scale))
+			return bad_usage("invalid --replay-timing '%s': expected afap, original "
+					 "or scale=X with X > 0" UPTO, arg);
+		cfg->replay_timing = arg;
+		break;
 	case 'p':
 		if (add_param(cfg, arg))
 			return bad_usage("invalid --param '%s': expected NAME=VALUE", arg);

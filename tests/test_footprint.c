@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -134,6 +135,16 @@ static void test_not_counted(void **state)
 	write_op(wl, LG_OFF_SEQ, 4096, 3, 4);
 	write_op(wl, LG_OFF_LAST, 4096, 1, 5);
 	write_op(wl, LG_OFF_SEQ, 4096, 2, 6);
+	lg_footprint(wl, &fp);
+	assert_int_equal(fp.bytes, 3 * 4096);
+	lg_workload_destroy(wl);
+	/* so may those after a seek (back to 0 here) */
+	wl = wl_new();
+	open_file(wl, "z${client}");
+	write_op(wl, LG_OFF_SEQ, 4096, 3, 7);
+	add(wl, (struct lg_op){ .kind = LG_OP_SEEK, .slot = 0, .path = LG_NO_SLOT,
+				.path2 = LG_NO_SLOT, .flags = SEEK_SET });
+	write_op(wl, LG_OFF_SEQ, 4096, 2, 8);
 	lg_footprint(wl, &fp);
 	assert_int_equal(fp.bytes, 3 * 4096);
 	lg_workload_destroy(wl);

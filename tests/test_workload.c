@@ -1,7 +1,9 @@
 /* Unit tests of the workload model: builders, path confinement and expansion. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,10 +155,39 @@ static void test_sha256(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* --sync-open, --direct: every open of a file's data gets the flag; an open of a
+ * directory or of a name only (O_PATH) does not, an unnamed file (O_TMPFILE) does; the
+ * new kinds have names. */
+static void test_add_open_flags(void **state)
+{
+	static const int flags[] = { O_RDWR, O_RDONLY | O_DIRECTORY, O_PATH,
+				     O_WRONLY | O_TMPFILE };
+	static const bool gets[] = { true, false, false, true };
+	struct lg_workload *wl;
+
+	(void)state;
+	assert_int_equal(lg_workload_create(&wl), 0);
+	for (size_t i = 0; i < 4; i++) {
+		struct lg_op op = { .kind = LG_OP_OPEN, .flags = flags[i] };
+
+		assert_int_equal(lg_workload_add_op(wl, LG_PHASE_RUN, &op, NULL), 0);
+	}
+	lg_workload_add_open_flags(wl, O_DIRECT);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(wl->ops[LG_PHASE_RUN][i].flags,
+				 flags[i] | (gets[i] ? O_DIRECT : 0));
+	lg_workload_destroy(wl);
+	assert_string_equal(lg_op_kind_name(LG_OP_REMOVEXATTR), "removexattr");
+	assert_string_equal(lg_op_kind_name(LG_OP_LOOP), "repeat");
+	for (int k = 0; k < LG_OP_KIND_COUNT; k++)
+		assert_non_null(lg_op_kind_name((enum lg_op_kind)k)); /* each has one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_check_accepts),
+		cmocka_unit_test(test_add_open_flags),
 		cmocka_unit_test(test_path_check_rejects),
 		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test(test_builders),

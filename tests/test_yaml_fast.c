@@ -178,7 +178,8 @@ static void test_shipped(void **state)
 {
 	static const char *const files[] = { "loadfiles/netbench.yaml", "tests/data/yaml/"
 					     "all_ops.yaml", "tests/data/yaml/control.yaml",
-					     "tests/data/yaml/imported.yaml" };
+					     "tests/data/yaml/imported.yaml",
+					     "tests/data/yaml/recorded_ops.yaml" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -291,9 +291,9 @@ static const struct bad bad_inputs[] = {
 	{ "- stat: a\n", "t.yaml:1:1: the workload must be a mapping" },
 	{ "name: x\n", "t.yaml:1:1: the workload has no 'run' section" },
 	{ "run: [stat: a]\nnmae: x\n", "t.yaml:2:1: unknown key 'nmae' in the workload; "
-	  "did you mean 'name'? (expected name, description, params, labels, setup, run, cleanup)" },
+	  "did you mean 'name'? (expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
 	{ "run: [stat: a]\nzzzz: x\n", "t.yaml:2:1: unknown key 'zzzz' in the workload "
-	  "(expected name, description, params, labels, setup, run, cleanup)" },
+	  "(expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
 	/* did you mean: op names, keys, flags, modes, errno names, units */
 	{ "run: [wirte: {file: f, size: 1}]\n", "t.yaml:1:7: unknown op 'wirte'; did you "
 	  "mean 'write'?" },
@@ -369,7 +369,7 @@ static const struct bad bad_inputs[] = {
 	  "t.yaml:3:5: 'expect' goes among the arguments of 'stat'" },
 	{ "run:\n  - open: {path: a, as: f}\n  - write: {file: f, sise: 4K}\n",
 	  "t.yaml:3:22: unknown key 'sise' in write; did you mean 'size'? (expected file, "
-	  "size, offset, range, align, base, count, expect, label)" },
+	  "size, offset, range, align, base, count, vector, expect, label)" },
 	{ "run:\n  - open: {path: [a, b], as: f}\n",
 	  "t.yaml:2:18: 'path' must be a scalar, not a sequence" },
 	{ "run:\n  - open: a\n", "t.yaml:2:11: 'open' takes a mapping of arguments, not a scalar" },

@@ -194,17 +194,37 @@ static void test_op_names(void **state)
 		"  - lock: {file: f}\n"
 		"  - unlock: {file: f}\n"
 		"  - {stat: a}\n"
-		"  - {statfs: ~}\n";
+		"  - {statfs: ~}\n"
+		"  - link: {from: a, to: b}\n"
+		"  - symlink: {target: a, path: l}\n"
+		"  - readlink: {path: l}\n"
+		"  - chmod: {path: a, mode: 0644}\n"
+		"  - chown: {file: f}\n"
+		"  - utimens: {path: a}\n"
+		"  - access: {path: a}\n"
+		"  - statx: {path: a}\n"
+		"  - seek: {file: f}\n"
+		"  - fallocate: {file: f, size: 1}\n"
+		"  - getdents: {file: f, size: 1}\n"
+		"  - setxattr: {path: a, name: user.a}\n"
+		"  - getxattr: {file: f, name: user.a}\n"
+		"  - listxattr: {path: a}\n"
+		"  - removexattr: {path: a, name: user.a}\n"
+		"  - {readlink: l}\n";
 	static const enum lg_op_kind kinds[] = {
 		LG_OP_OPEN, LG_OP_OPEN, LG_OP_CLOSE, LG_OP_WRITE, LG_OP_READ, LG_OP_FSYNC,
 		LG_OP_FDATASYNC, LG_OP_UNLINK, LG_OP_MKDIR, LG_OP_RMDIR, LG_OP_RENAME,
 		LG_OP_STAT, LG_OP_FSTAT, LG_OP_TRUNCATE, LG_OP_READDIR, LG_OP_SYNC_FILE_RANGE,
 		LG_OP_FADVISE, LG_OP_SYNCFS, LG_OP_SLEEP, LG_OP_NTCREATE, LG_OP_DELTREE,
 		LG_OP_STATFS, LG_OP_SETINFO, LG_OP_FIND, LG_OP_LOCK, LG_OP_UNLOCK, LG_OP_STAT,
-		LG_OP_STATFS,
+		LG_OP_STATFS, LG_OP_LINK, LG_OP_SYMLINK, LG_OP_READLINK, LG_OP_CHMOD,
+		LG_OP_CHOWN, LG_OP_UTIMENS, LG_OP_ACCESS, LG_OP_STATX, LG_OP_SEEK,
+		LG_OP_FALLOCATE, LG_OP_GETDENTS, LG_OP_SETXATTR, LG_OP_GETXATTR,
+		LG_OP_LISTXATTR, LG_OP_REMOVEXATTR, LG_OP_READLINK,
 	};
 	static const char *const near[] = { "rea", "reads", "fsyn", "statf", "\"\"", "s",
-					    "ntcreat", "unlocks", "lockk", "truncatE" };
+					    "ntcreat", "unlocks", "lockk", "truncatE", "symlinks",
+					    "getxatr", "removexattrs" };
 	struct lg_workload *wl = load(yaml);
 	char bad[64];
 

@@ -1,9 +1,11 @@
 /* yaml_vocab.c: one spelling of each word, for the reader and the writer. Every word of
  * every table (open and ntcreate flags, offset modes, pick orders, sync_file_range
- * flags, fadvise advice) loads to its value and is written back as the same word; the
+ * flags, fadvise advice, rename flags, access and fallocate modes, xattr flags, seek's
+ * whence) loads to its value and is written back as the same word; the
  * tables are well formed; a misspelt word is refused with a suggestion and the list. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -72,6 +76,23 @@ static void test_flags_round_trip(void **state)
 		round_trip("run: [create: {path: a, as: f}, "
 			   "sync_file_range: {file: f, size: 4KiB, flags: [%s]}]\n",
 			   t->name, t->value, false, "flags: [%s]");
+	for (t = lg_yrename_flags; t->name; t++)
+		round_trip("run: [rename: {from: a, to: b, flags: [%s]}]\n", t->name, t->value,
+			   false, "flags: [%s]");
+	for (t = lg_yaccess_modes; t->name; t++)
+		round_trip("run: [access: {path: a, mode: [%s]}]\n", t->name, t->value, false,
+			   "mode: [%s]");
+	for (t = lg_yfalloc_modes; t->name; t++)
+		round_trip("run: [create: {path: a, as: f}, "
+			   "fallocate: {file: f, size: 4KiB, mode: [%s]}]\n",
+			   t->name, t->value, false, "mode: [%s]");
+	for (t = lg_yxattr_flags; t->name; t++)
+		round_trip("run: [setxattr: {path: a, name: user.x, flags: [%s]}]\n", t->name,
+			   t->value, false, "flags: [%s]");
+	for (t = lg_yseek_whence; t->name; t++)
+		round_trip("run: [create: {path: a, as: f}, seek: {file: f, whence: %s}]\n",
+			   t->name, t->value, false, t->value == SEEK_SET ? "file: \"f\"}" :
+			   "whence: %s");
 	for (t = lg_yntcreate_flags; t->name; t++)
 		round_trip("run: [ntcreate: {path: a, as: f, flags: [%s]}]\n", t->name,
 			   t->value | (strcmp(t->name, "directory") ? O_RDWR : O_RDONLY), false,
@@ -139,8 +160,29 @@ static void test_tables(void **state)
 	static const struct lg_yflag open_flags[] = {
 		{ "create", O_CREAT }, { "truncate", O_TRUNC }, { "exclusive", O_EXCL },
 		{ "append", O_APPEND }, { "sync", O_SYNC }, { "dsync", O_DSYNC },
-		{ "direct", O_DIRECT }, { "read", O_RDONLY }, { "write", O_WRONLY },
-		{ "rdwr", O_RDWR }, { NULL, 0 },
+		{ "direct", O_DIRECT }, { "tmpfile", O_TMPFILE }, { "directory", O_DIRECTORY },
+		{ "nofollow", O_NOFOLLOW }, { "noatime", O_NOATIME }, { "path", O_PATH },
+		{ "read", O_RDONLY }, { "write", O_WRONLY }, { "rdwr", O_RDWR }, { NULL, 0 },
+	};
+	static const struct lg_yflag rename_flags[] = {
+		{ "noreplace", RENAME_NOREPLACE }, { "exchange", RENAME_EXCHANGE },
+		{ "whiteout", RENAME_WHITEOUT }, { NULL, 0 },
+	};
+	static const struct lg_yflag access_modes[] = {
+		{ "read", R_OK }, { "write", W_OK }, { "exec", X_OK }, { NULL, 0 },
+	};
+	static const struct lg_yflag falloc[] = {
+		{ "keep_size", FALLOC_FL_KEEP_SIZE }, { "punch_hole", FALLOC_FL_PUNCH_HOLE },
+		{ "zero_range", FALLOC_FL_ZERO_RANGE },
+		{ "collapse_range", FALLOC_FL_COLLAPSE_RANGE },
+		{ "insert_range", FALLOC_FL_INSERT_RANGE }, { NULL, 0 },
+	};
+	static const struct lg_yflag xattr[] = {
+		{ "create", XATTR_CREATE }, { "replace", XATTR_REPLACE }, { NULL, 0 },
+	};
+	static const struct lg_yflag whence[] = {
+		{ "set", SEEK_SET }, { "cur", SEEK_CUR }, { "end", SEEK_END },
+		{ "data", SEEK_DATA }, { "hole", SEEK_HOLE }, { NULL, 0 },
 	};
 	static const struct lg_yflag advice[] = {
 		{ "normal", POSIX_FADV_NORMAL }, { "sequential", POSIX_FADV_SEQUENTIAL },
@@ -158,6 +200,16 @@ static void test_tables(void **state)
 	check_meanings(lg_yopen_flags, open_flags);
 	check_meanings(lg_yfadvice, advice);
 	check_meanings(lg_ysfr_flags, sfr);
+	check_meanings(lg_yrename_flags, rename_flags);
+	check_meanings(lg_yaccess_modes, access_modes);
+	check_meanings(lg_yfalloc_modes, falloc);
+	check_meanings(lg_yxattr_flags, xattr);
+	check_meanings(lg_yseek_whence, whence);
+	check_table(lg_yrename_flags);
+	check_table(lg_yaccess_modes);
+	check_table(lg_yfalloc_modes);
+	check_table(lg_yxattr_flags);
+	check_table(lg_yseek_whence);
 	check_table(lg_yopen_flags);
 	check_table(lg_yntcreate_flags);
 	check_table(lg_ysfr_flags);
@@ -176,8 +228,13 @@ static void test_misspelt(void **state)
 		  "normal, sequential, random, willneed, dontneed, noreuse)" },
 		{ "run: [create: {path: a, as: f, flags: [truncat]}]\n",
 		  "t.yaml:1:40: unknown flag 'truncat' (did you mean 'truncate'? expected "
-		  "create, truncate, exclusive, append, sync, dsync, direct, read, write, "
-		  "rdwr)" },
+		  "create, truncate, exclusive, append, sync, dsync, direct, tmpfile, "
+		  "directory, nofollow, noatime, path, read, write, rdwr)" },
+		{ "run: [rename: {from: a, to: b, flags: [exchang]}]\n",
+		  "t.yaml:1:40: unknown rename flag 'exchang' (did you mean 'exchange'? "
+		  "expected noreplace, exchange, whiteout)" },
+		{ "run: [open: {path: a, as: f}, seek: {file: f, whence: start}]\n",
+		  "t.yaml:1:55: unknown whence 'start' (expected set, cur, end, data, hole)" },
 		{ "run: [create: {path: a, as: f}, "
 		  "sync_file_range: {file: f, size: 1, flags: {write: 1}}]\n",
 		  "t.yaml:1:76: 'flags' must be a flag name or a list of them, not a mapping" },

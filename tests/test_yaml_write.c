@@ -154,6 +154,7 @@ static void test_test_workloads(void **state)
 	(void)state;
 	round_trip_yaml_file("tests/data/yaml/all_ops.yaml");
 	round_trip_yaml_file("tests/data/yaml/control.yaml");
+	round_trip_yaml_file("tests/data/yaml/recorded_ops.yaml");
 }
 
 static void test_shipped_workloads(void **state)

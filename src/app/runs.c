@@ -4,6 +4,7 @@
 #include "runs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #include "loadgen/output/hosts.h"
 #include "loadgen/load/loadfile.h"
 #include "loadgen/env/monitor.h"
+#include "loadgen/model/cli.h"
 #include "loadgen/model/paths.h"
 #include "loadgen/output/report.h"
 #include "loadgen/compare/report_html.h"
@@ -377,13 +379,39 @@ static int load_and_agree(struct lg_config *cfg, struct lg_workload **wl)
 
 /* Load and check the workload once per client count of the sweep, on every rank (each
  * rank runs the same counts in the same order). Returns 0 or an exit status (said). */
+/* What a recorded program's streams change: each client runs the program once (with
+ * threads: its streams share its files); --replay-timing needs streams. 0 or the exit
+ * status of a usage error. */
+static int streams_options(struct lg_config *cfg, const struct lg_workload *wl)
+{
+	if (!wl->nstreams) {
+		if (cfg->replay_timing)
+			return lg_cli_usage_error(NULL, "--replay-timing %s: %s is not a recorded "
+						  "program (it has no 'streams'); the option "
+						  "applies to workloads of loadgen record",
+						  cfg->replay_timing, wl->source);
+		return 0;
+	}
+	if (cfg->processes)
+		return lg_cli_usage_error(NULL, "--processes: %s is a recorded program whose %zu "
+					  "streams share their files as its threads did; its "
+					  "clients run as threads", wl->source, wl->nstreams);
+	if (cfg->clients > UINT_MAX / 2 / wl->nstreams)
+		return lg_cli_usage_error(NULL, "%u clients of %zu streams each: too many "
+					  "threads", cfg->clients, wl->nstreams);
+	cfg->streams = true;
+	cfg->run_once = true; /* the program runs once; a second pass would find its
+				 output there already */
+	return 0;
+}
+
 int lg_runs_load_all(struct lg_config *cfg, struct lg_workload **wls)
 {
 	for (size_t i = 0; i < cfg->nsweep; i++) {
 		int rc;
 
 		cfg->clients = cfg->sweep[i];
-		if ((rc = load_and_agree(cfg, &wls[i])))
+		if ((rc = load_and_agree(cfg, &wls[i])) || (rc = streams_options(cfg, wls[i])))
 			return rc;
 	}
 	cfg->clients = cfg->sweep[0];

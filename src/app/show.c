@@ -17,6 +17,7 @@
 #include "loadgen/load/dbench_load.h"
 #include "loadgen/load/loadfile.h"
 #include "loadgen/load/yaml_load.h"
+#include "show_streams.h"
 
 static void usage(FILE *f)
 {
@@ -92,6 +93,10 @@ static int show(const char *name, const char *text, size_t len, bool builtin)
 		goto out;
 	if (builtin)
 		printf("# %s: the workload loadgen runs when -c is not given.\n", name);
+	if (wl->nstreams) { /* a recorded program: what it does, not its many steps */
+		lg_show_streams(stdout, wl);
+		goto out;
+	}
 	fwrite(text, 1, len, stdout);
 	if (len && text[len - 1] != '\n')
 		putchar('\n');

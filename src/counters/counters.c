@@ -117,6 +117,48 @@ static void type_stats_add(struct lg_type_stats *dst, const struct lg_type_stats
 	lg_histogram_add(&dst->hist, &src->hist);
 }
 
+/* Append notes src[0..ns) to dst (nd of them), as many as fit in cap. */
+#define ADD_NOTES(dst, nd, src, ns, cap)                                       \
+	for (size_t k_ = 0; k_ < (ns) && (nd) < (cap); k_++)                   \
+		(dst)[(nd)++] = (src)[k_]
+
+void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_stats *src)
+{
+	for (size_t i = 0; i < dst->ntypes && i < src->ntypes; i++) {
+		type_stats_add(&dst->types[i], &src->types[i]);
+		if (dst->svc && src->svc)
+			lg_histogram_add(&dst->svc[i], &src->svc[i]);
+	}
+	ADD_NOTES(dst->notes, dst->nnotes, src->notes, src->nnotes, LG_FIRST_ERRORS);
+	ADD_NOTES(dst->slow, dst->nslow, src->slow, src->nslow, LG_SLOW_NOTES);
+	ADD_NOTES(dst->corrupt, dst->ncorrupt, src->corrupt, src->ncorrupt, LG_CORRUPT_NOTES);
+	dst->slow_count += src->slow_count;
+	dst->slow_total_ns += src->slow_total_ns;
+	if (src->slowest.lat_ns > dst->slowest.lat_ns)
+		dst->slowest = src->slowest;
+	dst->verified_bytes += src->verified_bytes;
+	if (!dst->not_open.set)
+		dst->not_open = src->not_open;
+	if (src->done_s > dst->done_s)
+		dst->done_s = src->done_s;
+	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++) {
+		struct lg_untimed_stats *d = &dst->untimed[p];
+		const struct lg_untimed_stats *u = &src->untimed[p];
+
+		d->errors += u->errors;
+		for (size_t e = 0; e < LG_ERRNO_MAX; e++)
+			d->errnos[e] += u->errnos[e];
+		for (size_t r = 0; r < LG_SKIP_REASONS; r++)
+			d->skipped[r] += u->skipped[r];
+		ADD_NOTES(d->notes, d->nnotes, u->notes, u->nnotes, LG_FIRST_ERRORS);
+		if (!d->not_open.set)
+			d->not_open = u->not_open;
+		if (!d->first_short.set)
+			d->first_short = u->first_short;
+		d->short_writes += u->short_writes;
+	}
+}
+
 /* Add a client's failures outside the measured phase, and --verify's bytes. */
 static void merge_untimed(struct lg_run *run, const struct lg_client_stats *cs)
 {

@@ -247,16 +247,17 @@ struct flow {
 
 /* Where the file of the slot ends after op, from st before it: unaligned after a
  * truncate of it to such a size, unknown after anything else that may move an end (a
- * write, a truncate, an open: O_TRUNC, or another file bound), but for an append
- * through an O_DIRECT open, which fails at an unaligned end and keeps an aligned one. */
+ * write, a truncate, a fallocate, an open: O_TRUNC, or another file bound), but for an
+ * append through an O_DIRECT open, which fails at an unaligned end and keeps an aligned
+ * one. */
 static uint8_t end_after(const struct flow *f, const struct lg_op *op, bool mine, uint8_t st)
 {
 	if (mine && op->kind == LG_OP_TRUNCATE)
 		return odd_truncate(op, f->slot, f->align) ? MAY_ODD_END : MAY_END;
 	if (mine && is_append(op))
 		return (st & MAY_ENDS) | (st & MAY_BUFFERED ? MAY_END : 0);
-	if (op->kind == LG_OP_WRITE || op->kind == LG_OP_TRUNCATE || opens(op) ||
-	    (mine && op->kind == LG_OP_CLOSE))
+	if (op->kind == LG_OP_WRITE || op->kind == LG_OP_TRUNCATE ||
+	    op->kind == LG_OP_FALLOCATE || opens(op) || (mine && op->kind == LG_OP_CLOSE))
 		return MAY_END;
 	return st & MAY_ENDS;
 }

@@ -4,8 +4,8 @@
  * them with every choose of several alternatives left out: repeats multiply what they
  * enclose, each open starts a file of its slot, and a file's bound is what was written
  * to it sequentially (or appended) since its open, when nothing moved its position
- * elsewhere (a fixed, random or in-place read or write, a truncate); then the largest
- * single write step. The result is the largest file's bound: a file that large existed
+ * elsewhere (a fixed, random or in-place read or write, a truncate, a seek); then the
+ * largest single write step. The result is the largest file's bound: a file that large existed
  * at some moment, whatever else was removed meanwhile. */
 #include "loadgen/model/footprint.h"
 
@@ -148,7 +148,7 @@ static void walk_phase(struct walk *w)
 			finish(w, op->slot);
 		else if (op->kind == LG_OP_WRITE && in_table)
 			write_step(w, op);
-		else if (in_table && (op->kind == LG_OP_TRUNCATE ||
+		else if (in_table && (op->kind == LG_OP_TRUNCATE || op->kind == LG_OP_SEEK ||
 				      (op->kind == LG_OP_READ && op->off_mode != LG_OFF_SEQ)))
 			w->files[op->slot].seq = false; /* the position moved elsewhere */
 		i++;

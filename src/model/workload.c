@@ -2,6 +2,7 @@
 #include "loadgen/model/workload.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +28,19 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_NTCREATE] = "ntcreate", [LG_OP_DELTREE] = "deltree",
 	[LG_OP_STATFS] = "statfs",     [LG_OP_SETINFO] = "setinfo",
 	[LG_OP_FIND] = "find",         [LG_OP_LOCK] = "lock",
-	[LG_OP_UNLOCK] = "unlock",     [LG_OP_LOOP] = "repeat",
+	[LG_OP_UNLOCK] = "unlock",
+	[LG_OP_LINK] = "link",         [LG_OP_SYMLINK] = "symlink",
+	[LG_OP_READLINK] = "readlink", [LG_OP_CHMOD] = "chmod",
+	[LG_OP_CHOWN] = "chown",       [LG_OP_UTIMENS] = "utimens",
+	[LG_OP_ACCESS] = "access",     [LG_OP_STATX] = "statx",
+	[LG_OP_SEEK] = "seek",         [LG_OP_FALLOCATE] = "fallocate",
+	[LG_OP_GETDENTS] = "getdents", [LG_OP_SETXATTR] = "setxattr",
+	[LG_OP_GETXATTR] = "getxattr", [LG_OP_LISTXATTR] = "listxattr",
+	[LG_OP_REMOVEXATTR] = "removexattr",
+	[LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
-	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick",
+	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick", [LG_OP_AFTER] = "after",
+	[LG_OP_THINK] = "think",
 };
 
 const char *lg_op_kind_name(enum lg_op_kind kind)
@@ -80,6 +91,14 @@ void lg_workload_destroy(struct lg_workload *wl)
 		free(wl->params[i].value);
 	}
 	free(wl->params);
+	for (size_t i = 0; i < wl->nstreams; i++)
+		free(wl->streams[i].name);
+	free(wl->streams);
+	for (size_t i = 0; i < wl->nrecorded; i++) {
+		free(wl->recorded[i].name);
+		free(wl->recorded[i].value);
+	}
+	free(wl->recorded);
 	free(wl->name);
 	free(wl->source);
 	free(wl);
@@ -102,6 +121,19 @@ static int grow(void **v, size_t n, size_t *cap, size_t sz)
 	return 0;
 }
 
+/* Whether ops of kind move size bytes through the client's buffer or the write
+ * pattern (readlink's 4 KiB fit in any: buffers are whole pages). */
+static bool uses_buffer(uint8_t kind)
+{
+	switch (kind) {
+	case LG_OP_READ: case LG_OP_WRITE: case LG_OP_GETDENTS: case LG_OP_SETXATTR:
+	case LG_OP_GETXATTR: case LG_OP_LISTXATTR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct lg_op *op,
 		       uint32_t *index)
 {
@@ -111,7 +143,7 @@ int lg_workload_add_op(struct lg_workload *wl, enum lg_phase phase, const struct
 	if (index)
 		*index = (uint32_t)wl->nops[phase];
 	wl->nops[phase]++;
-	if ((op->kind == LG_OP_READ || op->kind == LG_OP_WRITE) && op->size > wl->max_io)
+	if (uses_buffer(op->kind) && op->size > wl->max_io)
 		wl->max_io = op->size;
 	return 0;
 }
@@ -440,17 +472,48 @@ int lg_workload_path_set(struct lg_workload *wl, const char *tmpl, uint16_t var,
 	return 0;
 }
 
-int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
+/* Append a copy of name=value to the pairs *v (n of them, room for *cap). */
+static int add_pair(struct lg_param **v, size_t *n, size_t *cap, const char *name,
+		    const char *value)
 {
 	struct lg_param p = { strdup(name), strdup(value) };
 
-	if (!p.name || !p.value ||
-	    grow((void **)&wl->params, wl->nparams, &wl->cap_params, sizeof(p))) {
+	if (!p.name || !p.value || grow((void **)v, *n, cap, sizeof(p))) {
 		free(p.name);
 		free(p.value);
 		return -ENOMEM;
 	}
-	wl->params[wl->nparams++] = p;
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *value)
+{
+	return add_pair(&wl->params, &wl->nparams, &wl->cap_params, name, value);
+}
+
+int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value)
+{
+	return add_pair(&wl->recorded, &wl->nrecorded, &wl->cap_recorded, key, value);
+}
+
+int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t first,
+			   uint32_t *index)
+{
+	struct lg_stream st = { .first = first };
+
+	for (size_t i = 0; i < wl->nstreams; i++)
+		if (!strcmp(wl->streams[i].name, name))
+			return -EEXIST;
+	st.name = strdup(name);
+	if (!st.name || grow((void **)&wl->streams, wl->nstreams, &wl->cap_streams,
+			     sizeof(st))) {
+		free(st.name);
+		return -ENOMEM;
+	}
+	if (index)
+		*index = (uint32_t)wl->nstreams;
+	wl->streams[wl->nstreams++] = st;
 	return 0;
 }
 
@@ -478,15 +541,24 @@ int lg_workload_set_source(struct lg_workload *wl, const char *name, const char 
 	return 0;
 }
 
+/* Whether op opens a file for its data: not a directory, nor a name only (O_PATH); an
+ * unnamed file (O_TMPFILE, which holds O_DIRECTORY's bit) is one. */
+static bool opens_data(const struct lg_op *op)
+{
+	if (op->kind != LG_OP_OPEN && op->kind != LG_OP_NTCREATE)
+		return false;
+	if ((op->flags & O_TMPFILE) == O_TMPFILE)
+		return true;
+	return !(op->flags & (O_DIRECTORY | O_PATH));
+}
+
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags)
 {
 	if (!flags) /* the usual case: no pass over every op */
 		return;
 	for (int p = 0; p < LG_PHASE_COUNT; p++)
 		for (size_t i = 0; i < wl->nops[p]; i++)
-			if (wl->ops[p][i].kind == LG_OP_OPEN ||
-			    (wl->ops[p][i].kind == LG_OP_NTCREATE &&
-			     !(wl->ops[p][i].flags & O_DIRECTORY)))
+			if (opens_data(&wl->ops[p][i]))
 				wl->ops[p][i].flags |= flags;
 }
 

@@ -457,11 +457,12 @@ static void print_figures(FILE *out, const struct lg_config *cfg, const struct l
 	double mbps = secs ? (double)(run->bytes_read + run->bytes_written) / secs / 1e6 : 0;
 
 	/* dbench's "N clients  N procs", its fields in place, saying what runs each client */
+	unsigned nt = run->nthreads ? run->nthreads : run->nclients;
+
 	fprintf(out, "\nThroughput %g MB/sec  %u %s  %u %s  max_latency=%.3f ms\n", mbps,
-		run->nclients, run->nclients == 1 ? "client" : "clients", run->nclients,
-		cfg && cfg->processes ? (run->nclients == 1 ? "process" : "processes")
-				      : (run->nclients == 1 ? "thread" : "threads"),
-		ms(run->all.max_ns));
+		run->nclients, run->nclients == 1 ? "client" : "clients", nt,
+		cfg && cfg->processes ? (nt == 1 ? "process" : "processes")
+				      : (nt == 1 ? "thread" : "threads"), ms(run->all.max_ns));
 	print_ops_line(out, run, secs);
 	print_fairness(out, run);
 	print_stalls(out, run);

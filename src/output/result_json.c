@@ -388,7 +388,7 @@ static json_t *command_json(const struct lg_config *cfg)
 static json_t *config_json(const struct lg_config *cfg)
 {
 	return json_pack("{s:I, s:o, s:f, s:f, s:b, s:o, s:I, s:f, s:b, s:b, s:b, s:b, s:b, s:b,"
-			 " s:b, s:I, s:f, s:f, s:s}",
+			 " s:b, s:I, s:f, s:f, s:s, s:o}",
 			 "clients", I(cfg->clients),
 			 "mode", jstr(cfg->mode),
 			 "time_s", fin(cfg->time_s),
@@ -407,7 +407,11 @@ static json_t *config_json(const struct lg_config *cfg)
 			 "repeat", I(cfg->repeat),
 			 "interval_s", fin(cfg->interval_s),
 			 "stall_threshold_s", fin(cfg->stall_threshold_s),
-			 "resolve", lg_resolve_names[cfg->resolve]);
+			 "resolve", lg_resolve_names[cfg->resolve],
+			 /* a recorded program's think time: what --replay-timing said (afap
+			    without it); null: the workload has no streams */
+			 "replay_timing", cfg->replay_timing ? jstr(cfg->replay_timing)
+				 : cfg->streams ? json_string("afap") : json_null());
 }
 
 /* What sweeps, --repeat auto and --rate-ops add: each run's client count, the counts

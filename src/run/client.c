@@ -1,6 +1,7 @@
 /* One client's loop: walk a phase's op array, execute and time each op, record it.
  * Nothing here allocates, parses or formats once the client has started. */
 #include "client.h"
+#include "ops_meta.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +114,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	c->win_epoch = UINT_MAX; /* no window chosen yet (win is set after this) */
 	c->stall_ns = sh->stall_ns;
 	c->svc = stats->svc;
+	c->run_end = (uint32_t)wl->nops[LG_PHASE_RUN];
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->slots || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
@@ -123,11 +125,12 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 
 void lg_client_fini(struct lg_client *c)
 {
-	if (c->slots)
+	if (c->slots && !c->slots_borrowed) {
 		for (size_t i = 0; i < (c->wl->nslots ? c->wl->nslots : 1); i++)
 			if (c->slots[i].fd >= 0)
 				close(c->slots[i].fd);
-	free(c->slots);
+		free(c->slots);
+	}
 	free(c->loops);
 	free(c->vars);
 	for (size_t i = 0; c->perms && i < c->wl->nvars; i++)
@@ -139,6 +142,7 @@ void lg_client_fini(struct lg_client *c)
 	free(c->arena);
 	for (size_t i = 0; i < LG_DIR_LEVELS; i++)
 		free(c->dirbufs[i]);
+	free(c->abspath);
 	lg_verify_state_destroy(c->verify);
 	memset(c, 0, sizeof(*c));
 }
@@ -483,12 +487,22 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 {
 	const struct lg_op *ops = c->wl->ops[phase];
 	size_t pc = 0, n = c->wl->nops[phase];
-	bool paced = timed && c->sh->paced;
+	bool paced = timed && c->sh->paced, streams = c->peers && phase == LG_PHASE_RUN;
 
+	if (phase == LG_PHASE_RUN) { /* a stream's range, or the whole phase */
+		pc = c->run_first;
+		n = c->run_end;
+	}
 	while (pc < n) {
 		const struct lg_op *op = &ops[pc];
 		uint64_t calls = op->count ? op->count : 1;
 
+		if (op->kind >= LG_OP_AFTER) { /* only streams have them */
+			if (must_stop(c, timed) || !lg_stream_control(c, op))
+				return false;
+			pc++;
+			continue;
+		}
 		if (op->kind >= LG_OP_LOOP) {
 			pc = control(c, op, pc);
 			continue;
@@ -498,6 +512,8 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 				return false;
 			timed_call(c, op, call, paced);
 		}
+		if (streams)
+			lg_stream_called(c);
 		pc++;
 	}
 	return true;
@@ -529,6 +545,23 @@ static void gate_wait(struct lg_client *c, int from)
 		lg_futex_wait(&g->stage, from);
 }
 
+/* Learn the run directory's absolute path now, if an op of the run phase will need it (a
+ * call without an *at form: truncate by path, the xattr calls on a path), so that its
+ * lookup is not timed as part of the first such op. */
+static void learn_abspath(struct lg_client *c)
+{
+	const struct lg_op *ops = c->wl->ops[LG_PHASE_RUN];
+	const char *p;
+
+	for (size_t i = c->run_first; i < c->run_end; i++)
+		if (ops[i].path != LG_NO_SLOT &&
+		    ((ops[i].kind >= LG_OP_SETXATTR && ops[i].kind <= LG_OP_REMOVEXATTR) ||
+		     (ops[i].kind == LG_OP_TRUNCATE && ops[i].slot == LG_NO_SLOT))) {
+			(void)lg_op_abspath(c, "", &p); /* a failure shows in the op */
+			return;
+		}
+}
+
 /* Mark the files setup left open: they stay open for cleanup, unless the run closes or
  * reopens their slot (exec_slot in ops.c clears the mark). A mark, not the descriptor
  * number: a file the run opens after closing setup's often gets the same number. */
@@ -541,21 +574,31 @@ static void keep_setup_files(struct lg_client *c)
 void *lg_client_main(void *arg)
 {
 	struct lg_client *c = arg;
+	bool lead = c->stream == 0; /* a client's other streams share its files: setup,
+				       cleanup and closing them are the lead's */
 
 	c->in_setup = true;
 	c->untimed = &c->stats->untimed[LG_UNTIMED_SETUP];
-	run_pass(c, LG_PHASE_SETUP, false);
+	if (lead) {
+		run_pass(c, LG_PHASE_SETUP, false);
+		keep_setup_files(c);
+	}
 	c->in_setup = false;
-	keep_setup_files(c);
 	/* failures of the run phase before recording starts are warm-up's */
 	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
+	learn_abspath(c);
 	gate_wait(c, 0);
+	c->now_ns = lg_now_ns(); /* a stream's first think time counts from the start */
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
+	if (c->peers)
+		lg_stream_left(c);
 	c->recording = false;
 	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
 	gate_wait(c, 1);
+	if (!lead)
+		return NULL;
 	close_all(c, true);
 	c->untimed = &c->stats->untimed[LG_UNTIMED_CLEANUP];
 	if (!c->sh->skip_cleanup)

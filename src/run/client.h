@@ -64,6 +64,8 @@ struct lg_shared {
 	_Atomic int setup_short;    /* 1 once a setup write wrote fewer bytes than asked: the
 				       files are not what the workload describes */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
+	double think_scale;         /* --replay-timing: a recorded think time is waited
+				       for this many times over; 0: not at all (afap) */
 };
 
 /* Counters the monitor reads while the client runs. Only the client writes ops and
@@ -78,6 +80,10 @@ struct lg_live {
 	_Atomic uint64_t m_read;             /* bytes read by them */
 	_Atomic uint64_t m_written;          /* bytes written by them */
 	_Atomic int done;                    /* 1 once the client left the run phase */
+	_Atomic int calls;                   /* a recorded program's stream: calls it has
+						completed in the run phase (INT_MAX once it
+						left it), what LG_OP_AFTER waits for */
+	_Atomic int waiters;                 /* 1 while a stream may sleep on calls */
 	_Atomic int passed;                  /* gate stages it arrived at the end of */
 	/* Written by the client, read by the master only after the client stopped: */
 	uint64_t last_end_ns;                /* when the last measured op ended */
@@ -139,9 +145,23 @@ struct lg_client {
 	struct lg_untimed_stats *untimed; /* borrowed: where failures go while not
 					     recording (setup, warm-up, cleanup) */
 	uint64_t next_ns;                /* -R: intended start of the next op, 0 = not yet */
+	uint32_t stream;                 /* a recorded program's stream this thread runs
+					    (0 also without streams) */
+	uint32_t run_first, run_end;     /* the run phase's ops it executes: its stream's
+					    range, or all of them */
+	struct lg_live *peers;           /* live counters of the client's stream 0; stream
+					    s's are peers[s] (borrowed; NULL: no streams) */
+	uint64_t calls_made;             /* calls its stream made in the run phase */
+	bool slots_borrowed;             /* slots are stream 0's: a client's streams share
+					    its files, as a program's threads do */
 	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
 					    LG_DIRSCAN_BUF bytes for getdents64, made on
 					    first use (owned; lg_op_dirbuf) */
+	char *abspath;                   /* the run directory's absolute path, '/', then
+					    room for a path: LG_ABSPATH_BUF bytes for the
+					    calls without an *at form, made on first use
+					    (owned; lg_op_abspath) */
+	size_t abspath_len;              /* bytes of its directory part, '/' included */
 };
 
 /* Allocate a client's state (paths expanded, buffers); stats and live are the caller's
@@ -153,6 +173,20 @@ void lg_client_fini(struct lg_client *c);
 /* Thread body: setup, wait at the gate, run, wait at the gate, cleanup. arg is the
  * struct lg_client. */
 void *lg_client_main(void *arg);
+
+/* A recorded program's streams (streams.c). Each returns false when the client must
+ * stop instead (the deadline, an interrupt, an abort). */
+/* LG_OP_AFTER and LG_OP_THINK. */
+bool lg_stream_control(struct lg_client *c, const struct lg_op *op);
+/* The stream completed a call: publish it to the streams that wait for it. */
+void lg_stream_called(struct lg_client *c);
+/* The stream left the run phase: nothing waits for it any longer. */
+void lg_stream_left(struct lg_client *c);
+/* Make c run stream s of the workload's streams, sharing the files of lead (the same
+ * client's stream 0, already initialised; c == lead for stream 0). peers: the live
+ * counters of the client's streams, stream 0's first. */
+void lg_stream_bind(struct lg_client *c, struct lg_client *lead, uint32_t s,
+		    struct lg_live *peers);
 
 /* Wait while *word == val (a futex shared between processes); wake all waiters. */
 void lg_futex_wait(_Atomic int *word, int val);

@@ -117,7 +117,7 @@ static bool paced(const struct lg_config *cfg)
  * results the same way in both modes. */
 static int alloc_shared(struct engine *e)
 {
-	unsigned n = e->cfg->clients;
+	unsigned n = e->nworkers;
 	size_t live_off = (sizeof(struct lg_shared) + 63) & ~(size_t)63;
 	size_t one = lg_client_stats_size(e->wl->ntypes, paced(e->cfg));
 	pthread_mutexattr_t ma;
@@ -152,7 +152,7 @@ static int alloc_shared(struct engine *e)
 static int alloc_clients(struct engine *e, char *err, size_t errlen)
 {
 	const struct lg_config *cfg = e->cfg;
-	unsigned n = cfg->clients;
+	unsigned n = e->nworkers, ns = e->wl->nstreams ? (unsigned)e->wl->nstreams : 1;
 
 	if (alloc_shared(e))
 		goto nomem;
@@ -169,18 +169,23 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->op_ns = cfg->rate_ops > 0 ? LG_NS_PER_SEC / cfg->rate_ops : 0;
 	e->sh->paced = paced(cfg);
 	e->sh->stall_ns = (uint64_t)(cfg->stall_threshold_s * LG_NS_PER_SEC);
+	e->sh->think_scale = cfg->think_scale;
 	e->clients = calloc(n, sizeof(*e->clients));
 	if (!e->clients || lg_write_pattern(e->wl->max_io, &e->sh->wbuf))
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
-		/* ids are global: rank r's client i is r * n + i */
-		unsigned id = lg_coord_rank(e->co) * n + i;
+		/* ids are global: rank r's client i is r * clients + i; a recorded program's
+		 * streams are threads of one client, which has their id and their paths */
+		unsigned id = lg_coord_rank(e->co) * cfg->clients + i / ns;
 		struct lg_client_stats *st = lg_client_stats_init(lg_engine_stats(e, i), id,
 								  e->wl->ntypes, paced(cfg));
 
 		if (lg_client_init(&e->clients[i], id, e->wl, e->sh, &e->live[i], st))
 			goto nomem;
 		e->clients[i].win = lg_engine_windows(e, i);
+		if (e->wl->nstreams)
+			lg_stream_bind(&e->clients[i], &e->clients[i - i % ns], i % ns,
+				       &e->live[i - i % ns]);
 	}
 	return 0;
 nomem:
@@ -215,6 +220,21 @@ static enum lg_run_status run_status(const struct engine *e, bool failed)
 	return e->spawn.lost ? LG_RUN_PARTIAL : LG_RUN_COMPLETE;
 }
 
+/* A recorded program's clients, their streams added up into the block of each client's
+ * stream 0, moved to the front of the mapping: client k's block is then block k, as
+ * without streams, which is what the gather of many ranks sends (the first nclients). */
+static void compact_streams(struct engine *e, struct lg_run *run)
+{
+	for (unsigned k = 1; k < run->nclients; k++) {
+		struct lg_client_stats *to = lg_engine_stats(e, k);
+
+		memmove(to, run->clients[k], e->stats_size);
+		if (to->svc) /* the one pointer of a block points into the block itself */
+			to->svc = (struct lg_histogram *)&to->types[to->ntypes];
+		run->clients[k] = to;
+	}
+}
+
 /* Hand the clients' stats (in the shared mapping, which the run now owns) to the run. */
 static int collect(struct engine *e, uint64_t t_stop, bool failed)
 {
@@ -226,6 +246,9 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 				 a reduction every rank makes) */
 		lg_engine_interval_p99(e, e->run->ntimeline - 1);
 	run->nclients = e->spawn.started;
+	run->nthreads = e->spawn.started;
+	if (e->wl->nstreams) /* a program's streams: one client */
+		run->nclients = e->spawn.started / (unsigned)e->wl->nstreams;
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
 	run->path_names = (const char *const *)e->wl->paths;
@@ -234,11 +257,19 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	if (rc || !run->clients)
 		return -ENOMEM;
 	for (unsigned i = 0; i < e->spawn.started; i++) {
-		run->clients[i] = lg_engine_stats(e, i);
+		struct lg_client_stats *cs = lg_engine_stats(e, i);
+
 		if (e->t_exec && e->live[i].last_end_ns > e->t_exec)
-			run->clients[i]->done_s =
-				(double)(e->live[i].last_end_ns - e->t_exec) / LG_NS_PER_SEC;
+			cs->done_s = (double)(e->live[i].last_end_ns - e->t_exec) / LG_NS_PER_SEC;
+		if (!e->wl->nstreams)
+			run->clients[i] = cs;
+		else if (i % e->wl->nstreams == 0)
+			run->clients[i / e->wl->nstreams] = cs;
+		else if (i / e->wl->nstreams < run->nclients)
+			lg_client_stats_add(run->clients[i / e->wl->nstreams], cs);
 	}
+	if (e->wl->nstreams)
+		compact_streams(e, run);
 	if (e->t_exec)
 		run->duration_s = (double)(last - e->t_exec) / LG_NS_PER_SEC;
 	run->t0_ns = e->t_exec;
@@ -261,7 +292,7 @@ static void teardown(struct engine *e, char *rundir, int dirfd)
 	current_spawn = NULL;
 	lg_monitor_destroy(e->mon);
 	if (e->clients)
-		for (unsigned i = 0; i < e->cfg->clients; i++)
+		for (unsigned i = e->nworkers; i-- > 0;) /* a lead's slots outlive its streams */
 			if (e->clients[i].wl)
 				lg_client_fini(&e->clients[i]);
 	free(e->clients);
@@ -441,6 +472,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	bool failed = false;
 
 	memset(run, 0, sizeof(*run));
+	e.nworkers = cfg->clients * (unsigned)(wl->nstreams ? wl->nstreams : 1);
 	/* Each failure before the start is agreed on by every rank (lg_coord_status), so
 	 * all take the same path. */
 	rc = lg_coord_status(co, lg_limits_check(cfg, wl, err, errlen), err, errlen);
@@ -461,7 +493,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (rc)
 		goto out;
 	e.sh->dirfd = dirfd;
-	rc = lg_spawn_start(&e.spawn, cfg->processes, cfg->clients, e.clients, err, errlen);
+	rc = lg_spawn_start(&e.spawn, cfg->processes, e.nworkers, e.clients, err, errlen);
 	current_spawn = &e.spawn;
 	gate_wait_all(&e, 0);
 	if (!rc)

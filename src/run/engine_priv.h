@@ -22,8 +22,11 @@ struct engine {
 	struct lg_coord *co;       /* the ranks: lg_coord_of(cfg), one host included */
 	const struct lg_workload *wl; /* the compiled workload (not owned) */
 	struct lg_shared *sh;      /* in shm */
-	struct lg_live *live;      /* in shm: cfg->clients entries, one cache line each */
-	struct lg_client *clients; /* cfg->clients entries (private to each client) */
+	struct lg_live *live;      /* in shm: nworkers entries, one cache line each */
+	struct lg_client *clients; /* nworkers entries (private to each client) */
+	unsigned nworkers;         /* client threads: cfg->clients, times the streams of
+				      a recorded program (client i's stream s is worker
+				      i * nstreams + s) */
 	void *shm;                 /* one shared anonymous mapping: sh, live, stats */
 	size_t shm_len;            /* length of that mapping, bytes */
 	size_t stats_off, stats_size; /* where client i's stats start, and their size */

@@ -1,6 +1,13 @@
 /* Each op kind as POSIX calls: one function per kind in a table indexed by kind.
  * Paths are relative to the run directory descriptor (the *at calls), so no path is
- * ever built at run time. A function returns 0 or the errno of the failing call. */
+ * ever built at run time (but for the calls that have no *at form: ops_meta.c). A
+ * function returns 0 or the errno of the failing call.
+ *
+ * A read or write on a slot is a pread or pwrite (preadv/pwritev with one iovec when
+ * vector) at the slot's own position, also for a sequential one: every form of read and
+ * write and a seek then agree on where the file position is, whichever calls came
+ * before on the slot. A seek from the current position is therefore made from the
+ * slot's position (lseek SEEK_SET to it + offset), not the descriptor's. */
 #include "client.h"
 
 #include <errno.h>
@@ -8,10 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dirscan.h"
 #include "ops_dbench.h"
+#include "ops_meta.h"
 #include "sysnc.h"
 
 typedef int (*exec_fn)(struct lg_client *c, const struct lg_op *op, uint64_t call,
@@ -87,6 +97,19 @@ static bool io_offset(struct lg_client *c, const struct lg_op *op, uint64_t call
 	}
 }
 
+/* One pread/pwrite of op at off through buf, or with LG_OP_VECTOR the same as
+ * preadv/pwritev of one iovec. */
+static ssize_t rw_at(const struct lg_op *op, int fd, const unsigned char *buf, uint64_t off)
+{
+	struct iovec iov = { (void *)buf, op->size };
+	bool wr = op->kind == LG_OP_WRITE;
+
+	if (op->flags & LG_OP_VECTOR)
+		return wr ? pwritev(fd, &iov, 1, (off_t)off) : preadv(fd, &iov, 1, (off_t)off);
+	return wr ? lg_sys_pwrite(fd, buf, op->size, (off_t)off)
+		  : lg_sys_pread(fd, (void *)buf, op->size, (off_t)off);
+}
+
 /* --verify: a write first fills its range with the client's self-describing blocks; a
  * read of a file private to the client checks what came back. Returns what the call
  * returned (-1 with errno set). *off is corrected for a file opened with O_APPEND, where
@@ -111,9 +134,9 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 			*off = (uint64_t)end;
 		}
 		lg_verify_fill(c->buf, op->size, *off, &tag);
-		return lg_sys_pwrite(fd, c->buf, op->size, (off_t)*off);
+		return rw_at(op, fd, c->buf, *off);
 	}
-	n = lg_sys_pread(fd, c->buf, op->size, (off_t)*off);
+	n = rw_at(op, fd, c->buf, *off);
 	if (n > 0 && bound && vs->check) {
 		lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);
 		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], &r);
@@ -165,8 +188,7 @@ static int do_rw(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (c->verify)
 		n = verified_rw(c, op, fd, &off);
 	else
-		n = wr ? lg_sys_pwrite(fd, c->sh->wbuf, op->size, (off_t)off) :
-			 lg_sys_pread(fd, c->buf, op->size, (off_t)off);
+		n = rw_at(op, fd, wr ? c->sh->wbuf : c->buf, off);
 	if (n < 0)
 		return errno;
 	if (wr && (uint64_t)n < op->size)
@@ -208,6 +230,10 @@ static int do_rename(struct lg_client *c, const struct lg_op *op, uint64_t call,
 {
 	(void)call;
 	(void)bytes;
+	if (op->flags) /* RENAME_* (LG_OP_RESOLVE goes to ops_dbench.c) */
+		return result(renameat2(c->sh->dirfd, lg_op_path(c, op->path, op->var),
+					c->sh->dirfd, lg_op_path(c, op->path2, op->var2),
+					(unsigned)op->flags));
 	return result(renameat(c->sh->dirfd, lg_op_path(c, op->path, op->var), c->sh->dirfd,
 			       lg_op_path(c, op->path2, op->var2)));
 }
@@ -222,15 +248,63 @@ static int do_stat(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	if (op->kind == LG_OP_FSTAT)
 		return result(fstat(fd_of(c, op), &st));
 	return result(fstatat(c->sh->dirfd, lg_op_path(c, op->path, op->var), &st,
-			      AT_SYMLINK_NOFOLLOW));
+			      op->flags & AT_SYMLINK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW));
 }
 
 static int do_truncate(struct lg_client *c, const struct lg_op *op, uint64_t call,
 		       uint64_t *bytes)
 {
+	const char *abs;
+	int rc;
+
 	(void)call;
 	(void)bytes;
-	return result(ftruncate(fd_of(c, op), (off_t)op->size));
+	if (op->slot != LG_NO_SLOT)
+		return result(ftruncate(c->slots[op->slot].fd, (off_t)op->size));
+	/* truncate(2) has no *at form, and openat + ftruncate are other calls */
+	rc = lg_op_abspath(c, lg_op_path(c, op->path, op->var), &abs);
+	return rc ? rc : result(truncate(abs, (off_t)op->size));
+}
+
+/* lseek; from the current position: from the slot's (see the note at the top). */
+static int do_seek(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		   uint64_t *bytes)
+{
+	struct lg_slot *s = &c->slots[op->slot];
+	uint64_t off = op->offset;
+	int whence = op->flags;
+	off_t to;
+
+	(void)call;
+	(void)bytes;
+	if (whence == SEEK_CUR) {
+		off += s->pos; /* wraps below 0 to a negative off_t: EINVAL, as it would */
+		whence = SEEK_SET;
+	}
+	to = lseek(s->fd, (off_t)off, whence);
+	if (to < 0)
+		return errno;
+	s->pos = (uint64_t)to;
+	return 0;
+}
+
+static int do_fallocate(struct lg_client *c, const struct lg_op *op, uint64_t call,
+			uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(fallocate(c->slots[op->slot].fd, op->flags, (off_t)op->offset,
+				(off_t)op->size));
+}
+
+/* One getdents64 into the client's buffer: the directory's position moves on. */
+static int do_getdents(struct lg_client *c, const struct lg_op *op, uint64_t call,
+		       uint64_t *bytes)
+{
+	(void)call;
+	(void)bytes;
+	return result(syscall(SYS_getdents64, (long)c->slots[op->slot].fd, c->buf,
+			      (long)op->size));
 }
 
 /* Every entry of directory path, with the scanner of the dbench ops (dirscan.c): the
@@ -338,6 +412,14 @@ static const exec_fn exec_table[LG_OP_KIND_COUNT] = {
 	[LG_OP_STATFS] = lg_op_statfs,     [LG_OP_SETINFO] = lg_op_setinfo,
 	[LG_OP_FIND] = lg_op_find,         [LG_OP_LOCK] = lg_op_lock,
 	[LG_OP_UNLOCK] = lg_op_lock,
+	[LG_OP_LINK] = lg_op_link,         [LG_OP_SYMLINK] = lg_op_link,
+	[LG_OP_READLINK] = lg_op_readlink, [LG_OP_CHMOD] = lg_op_attr,
+	[LG_OP_CHOWN] = lg_op_attr,        [LG_OP_UTIMENS] = lg_op_attr,
+	[LG_OP_ACCESS] = lg_op_access,     [LG_OP_STATX] = lg_op_statx,
+	[LG_OP_SEEK] = do_seek,            [LG_OP_FALLOCATE] = do_fallocate,
+	[LG_OP_GETDENTS] = do_getdents,    [LG_OP_SETXATTR] = lg_op_xattr,
+	[LG_OP_GETXATTR] = lg_op_xattr,    [LG_OP_LISTXATTR] = lg_op_xattr,
+	[LG_OP_REMOVEXATTR] = lg_op_xattr,
 };
 
 /* Whether -S syncs the parent directory after op: it changed a directory's entries. */
@@ -347,6 +429,7 @@ static bool changes_names(const struct lg_op *op)
 	case LG_OP_OPEN: case LG_OP_NTCREATE:
 		return op->flags & O_CREAT;
 	case LG_OP_UNLINK: case LG_OP_MKDIR: case LG_OP_RMDIR: case LG_OP_RENAME:
+	case LG_OP_LINK: case LG_OP_SYMLINK:
 		return true;
 	default:
 		return false;
@@ -358,9 +441,12 @@ static bool changes_names(const struct lg_op *op)
 static int sync_dirs(struct lg_client *c, const struct lg_op *op)
 {
 	uint32_t path = lg_op_path_index(c, op->path, op->var), path2 = 0;
-	int rc = lg_op_sync_parent(c, path);
 	const char *from = c->parents[path], *to = NULL;
+	int rc;
 
+	if (op->kind == LG_OP_LINK) /* only the new name's directory changed */
+		return lg_op_sync_parent(c, lg_op_path_index(c, op->path2, op->var2));
+	rc = lg_op_sync_parent(c, path);
 	if (op->kind == LG_OP_RENAME) {
 		path2 = lg_op_path_index(c, op->path2, op->var2);
 		to = c->parents[path2];
@@ -387,6 +473,12 @@ static const uint8_t slot_use[LG_OP_KIND_COUNT] = {
 	[LG_OP_SYNC_FILE_RANGE] = SLOT_USES, [LG_OP_FADVISE] = SLOT_USES,
 	[LG_OP_SYNCFS] = SLOT_USES,     [LG_OP_SETINFO] = SLOT_USES,
 	[LG_OP_LOCK] = SLOT_USES,       [LG_OP_UNLOCK] = SLOT_USES,
+	[LG_OP_CHMOD] = SLOT_USES,      [LG_OP_CHOWN] = SLOT_USES,
+	[LG_OP_UTIMENS] = SLOT_USES,    [LG_OP_STATX] = SLOT_USES,
+	[LG_OP_SEEK] = SLOT_USES,       [LG_OP_FALLOCATE] = SLOT_USES,
+	[LG_OP_GETDENTS] = SLOT_USES,   [LG_OP_SETXATTR] = SLOT_USES,
+	[LG_OP_GETXATTR] = SLOT_USES,   [LG_OP_LISTXATTR] = SLOT_USES,
+	[LG_OP_REMOVEXATTR] = SLOT_USES,
 };
 
 /* Execute op, whose slot is checked first: an op on a slot holding no file is skipped

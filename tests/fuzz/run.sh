@@ -19,7 +19,7 @@ status=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/lgfuzz.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 
-for target in fuzz_yaml fuzz_dbench; do
+for target in fuzz_yaml fuzz_dbench fuzz_trace; do
   bin=$build/tests/fuzz/$target
   if [ ! -x "$bin" ]; then
     echo "$0: $bin missing: configure $build with -DLOADGEN_FUZZ=ON (clang) and build" >&2

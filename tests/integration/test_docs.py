@@ -66,7 +66,7 @@ os.mkdir(target)
 n_yaml = n_sh = 0
 for where, lang, text, want in blocks():
     if lang == "yaml":
-        whole = re.search(r"^run:", text, re.M) is not None
+        whole = re.search(r"^(run|streams):", text, re.M) is not None
         wl = write(os.path.join(d, "example.yaml"), text if whole else wrap(text))
         # a whole workload also runs timed, where the deadline cuts a pass anywhere
         for how in (["--run-once"],) + ((["-t", "1", "--warmup", "0"],) if whole else ()):

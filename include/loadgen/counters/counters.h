@@ -197,6 +197,8 @@ struct lg_run {
 	enum lg_run_status status;
 	double duration_s;               /* measured seconds (CLOCK_MONOTONIC) */
 	unsigned nclients;
+	unsigned nthreads;          /* threads (or processes) that ran them: nclients, times
+				       a recorded program's streams; 0: nclients */
 	size_t ntypes;
 	const char *const *type_names;   /* labels, borrowed from the workload */
 	struct lg_client_stats **clients; /* nclients entries (owned) */
@@ -251,6 +253,9 @@ struct lg_client_stats *lg_client_stats_init(void *mem, unsigned id, size_t ntyp
 void lg_client_stats_reset(struct lg_client_stats *cs);
 /* Free. NULL is fine. */
 void lg_client_stats_destroy(struct lg_client_stats *cs);
+/* Add src's counters, histograms and notes (as room allows) into dst, which has as many
+ * rows: the threads of one client (a recorded program's streams) become one client. */
+void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_stats *src);
 /* Merge a client's rows into one histogram (its overall latency) and counters.
  * *ops, *bytes get the client's op and byte totals. */
 void lg_client_stats_sum(const struct lg_client_stats *cs, struct lg_histogram *hist,

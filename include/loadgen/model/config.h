@@ -48,6 +48,12 @@ struct lg_config {
 	double time_s;         /* measured seconds (ignored with run_once) */
 	double warmup_s;       /* warm-up seconds before measuring */
 	bool run_once;         /* each client runs the run phase once */
+	const char *replay_timing; /* --replay-timing as given (afap, original, scale=X), or
+				      NULL */
+	bool streams;          /* the workload is a recorded program's streams (set when
+				  it is loaded) */
+	double think_scale;    /* a recorded program's think times are waited for this
+				  many times over (original: 1); 0: not at all (afap) */
 	uint64_t seed;         /* base seed of the per-client RNGs */
 	const char *json_path; /* --json destination, or NULL */
 	const char *html_path; /* --html destination (a report page), or NULL */

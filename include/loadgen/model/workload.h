@@ -68,12 +68,34 @@ enum lg_op_kind {
 				  dir) for names matching pattern path2; none: ENOENT */
 	LG_OP_LOCK,            /* OFD write lock of [offset, offset + size) on slot */
 	LG_OP_UNLOCK,          /* unlock of [offset, offset + size) on slot */
+	/* Calls a recorded program makes (ops_meta.c), one each. An op with a path or a
+	   file takes the path when slot is LG_NO_SLOT, else the slot's file: */
+	LG_OP_LINK,            /* linkat(path, path2, 0) */
+	LG_OP_SYMLINK,         /* symlinkat(target path2, path) */
+	LG_OP_READLINK,        /* readlinkat(path) into a buffer of size bytes */
+	LG_OP_CHMOD,           /* fchmodat(path) / fchmod(slot) to mode flags */
+	LG_OP_CHOWN,           /* fchownat(path, flags) / fchown(slot) to the euid, egid */
+	LG_OP_UTIMENS,         /* utimensat(path, NULL, flags) / futimens(slot, NULL) */
+	LG_OP_ACCESS,          /* faccessat(path, mode flags) */
+	LG_OP_STATX,           /* statx(path, flags) / statx(slot, "", AT_EMPTY_PATH) */
+	LG_OP_SEEK,            /* lseek(slot, offset, whence flags); pos follows */
+	LG_OP_FALLOCATE,       /* fallocate(slot, mode flags, offset, size) */
+	LG_OP_GETDENTS,        /* one getdents64(slot) into a buffer of size bytes */
+	LG_OP_SETXATTR,        /* (l)setxattr(path) / fsetxattr(slot) of name path2, size
+				  bytes of the write pattern, flags */
+	LG_OP_GETXATTR,        /* (l)getxattr / fgetxattr of name path2, size bytes */
+	LG_OP_LISTXATTR,       /* (l)listxattr / flistxattr, size bytes */
+	LG_OP_REMOVEXATTR,     /* (l)removexattr / fremovexattr of name path2 */
 	LG_OP_LOOP,            /* control: start a repeat block of count iterations */
 	LG_OP_NEXT,            /* control: end of a repeat block */
 	LG_OP_CHOOSE,          /* control: pick one of count alternatives by weight */
 	LG_OP_JUMP,            /* control: continue at target */
 	LG_OP_PICK,            /* control: set variable var to a value in [0, count), in
 				  order flags (enum lg_pick_order) */
+	/* A recorded program's streams (lg_workload.streams); LG_OP_AFTER first of them: */
+	LG_OP_AFTER,           /* control: wait until stream slot has completed count calls */
+	LG_OP_THINK,           /* control: with replay timing, wait until size ns (scaled)
+				  after this stream's previous call ended */
 	LG_OP_KIND_COUNT
 };
 
@@ -92,6 +114,16 @@ enum lg_offset_mode {
 /* lg_op.flags of a STAT, UNLINK, RMDIR, MKDIR or RENAME from a dbench loadfile: resolve
  * each name first as dbench does (ops_dbench.c). No open(2) flag uses this bit. */
 #define LG_OP_RESOLVE (1 << 30)
+
+/* lg_op.flags of a READ or WRITE: the call is preadv/pwritev with one iovec. */
+#define LG_OP_VECTOR (1 << 29)
+
+/* lg_op.flags of the ops of recorded programs, beside the call's own flags: AT_*
+ * flags (AT_SYMLINK_NOFOLLOW: chown, utimens, statx and the xattr calls, which are then
+ * the l- forms; AT_SYMLINK_FOLLOW on a STAT: fstatat follows a last symlink), open(2)
+ * flags of an OPEN, RENAME_* of a RENAME (renameat2), XATTR_CREATE/XATTR_REPLACE, the
+ * mode of a CHMOD, R_OK/W_OK/X_OK of an ACCESS, FALLOC_FL_* of a FALLOCATE and SEEK_*
+ * of a SEEK. */
 
 /* How LG_OP_PICK chooses the next value of its variable (lg_op.flags). */
 enum lg_pick_order {
@@ -114,10 +146,15 @@ struct lg_op {
 	int32_t expect;   /* LG_EXPECT_OK, LG_EXPECT_ANY or an errno value */
 	uint32_t slot;    /* file slot used (or bound, for open); loop counter for LOOP/NEXT */
 	uint32_t path;    /* index into lg_workload.paths (+ value of var), or LG_NO_SLOT */
-	uint32_t path2;   /* rename destination (+ value of var2), or LG_NO_SLOT */
+	uint32_t path2;   /* rename and link destination (+ value of var2), or LG_NO_SLOT;
+			     SYMLINK: its target, XATTR ops: the attribute name. Both
+			     are strings of paths too (interned, expanded per client as
+			     paths are: a target may hold ${client}), but never checked
+			     as paths: a target may climb above its own directory */
 	uint32_t line;    /* line in the source file, for error reports */
 	int32_t flags;    /* open(2) flags; fadvise advice; sync_file_range flags; PICK:
-			     enum lg_pick_order */
+			     enum lg_pick_order; see LG_OP_VECTOR and the flags of the
+			     ops of recorded programs above */
 	union {
 		uint32_t target;  /* LOOP: index after NEXT; NEXT/JUMP: op to continue at;
 				     CHOOSE: first index into lg_workload.alts */
@@ -128,10 +165,12 @@ struct lg_op {
 			uint16_t var2; /* variable added to path2 (0: none) */
 		};
 	};
-	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise); ns (sleep) */
+	uint64_t size;    /* bytes per call (read, write, truncate, sfr, fadvise, fallocate,
+			     getdents, readlink, xattr ops); ns (sleep) */
 	uint64_t count;   /* calls (read, write); iterations (LOOP); alternatives (CHOOSE);
 			     values (PICK) */
-	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base */
+	uint64_t offset;  /* LG_OFF_FIXED offset; LG_OFF_RANDOM base; SEEK: an int64_t
+			     (negative from the current position or the end) */
 	uint64_t range;   /* LG_OFF_RANDOM: length of the region offsets are drawn from */
 	uint64_t align;   /* LG_OFF_RANDOM: offsets are multiples of this (>= 1) */
 };
@@ -155,6 +194,17 @@ struct lg_pathset {
 	char *tmpl;     /* the template, with ${name} of its variable (owned) */
 	uint32_t first; /* index of the entry for value 0 */
 	uint16_t var;   /* its variable: entry first + v is the path for value v */
+};
+
+/* One stream of a recorded program: a traced thread or process. A client runs all its
+ * streams at once, one thread each; stream i executes ops [first, first + nops) of the
+ * run phase. */
+struct lg_stream {
+	char *name;     /* as written ("TID COMMAND"), for messages and show (owned) */
+	uint32_t first; /* index of its first op in the run phase */
+	uint32_t nops;  /* its ops, control ops included */
+	uint64_t calls; /* its timed ops: what LG_OP_AFTER counts */
+	uint64_t think_ns; /* its think times added up, unscaled */
 };
 
 /* A name=value parameter, as resolved at load time (defaults and -p overrides). */
@@ -200,13 +250,19 @@ struct lg_workload {
 	struct lg_pathset *sets;           /* file sets, in the order made (owned) */
 	size_t nsets, cap_sets;
 	size_t set_paths, set_bytes;       /* paths and bytes in all file sets so far */
-	uint64_t max_io;                   /* largest read/write size: the client buffer size */
+	uint64_t max_io;                   /* largest read/write size (and of getdents and the
+					      xattr ops): the client buffer size */
 	uint32_t direct_align;             /* the O_DIRECT alignment of the run's target in
 					      bytes, as learnt when the workload was checked
 					      against it (lg_direct_alignment); 0: not learnt.
 					      For the notes of EINVAL in the run */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
+	struct lg_stream *streams;         /* a recorded program's streams (owned); NULL:
+					      the run phase is one stream, as always */
+	size_t nstreams, cap_streams;
+	struct lg_param *recorded;         /* 'recorded': where it came from (owned) */
+	size_t nrecorded, cap_recorded;
 	struct lg_intern_index path_index; /* hash indexes of paths, types and slots */
 	struct lg_intern_index type_index;
 	struct lg_intern_index slot_index;
@@ -268,7 +324,15 @@ int lg_workload_set_param(struct lg_workload *wl, const char *name, const char *
 int lg_workload_set_source(struct lg_workload *wl, const char *name, const char *source,
 			   const char *text, size_t len);
 
-/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file. */
+/* Append a stream named name (copied) starting at op first of the run phase; *index gets
+ * its position. 0, -ENOMEM, or -EEXIST for a name already used. */
+int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t first,
+			   uint32_t *index);
+/* Record one 'recorded' provenance entry (copies both). 0 or -ENOMEM. */
+int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value);
+
+/* OR flags (O_SYNC, O_DIRECT) into every op that opens a file for its data (not a
+ * directory, nor with O_PATH). */
 void lg_workload_add_open_flags(struct lg_workload *wl, int flags);
 
 /* Check that path stays inside the run directory: non-empty, relative, and no ".."

@@ -5,7 +5,8 @@
  *
  * A line is "PID SECONDS.USEC call(args) = RET <DURATION>", or "PID SECONDS.USEC
  * call(args <unfinished ...>" and later "PID SECONDS.USEC <... call resumed>rest", or
- * "+++ exited with N +++", "+++ killed by SIG +++", "--- SIGNAL {...} ---". */
+ * "+++ exited with N +++", "+++ killed by SIG +++", "--- SIGNAL {...} ---", and a
+ * call strace stopped tracing in (strace -p ended): "... <detached ...>". */
 #include "loadgen/load/trace.h"
 
 #include <ctype.h>
@@ -17,6 +18,7 @@
 #include "trace_priv.h"
 
 #define UNFINISHED " <unfinished ...>"
+#define DETACHED " <detached ...>"
 
 struct src {
 	const char *name;       /* file name for messages */
@@ -142,7 +144,7 @@ static int resumed(struct tr_ctx *c, struct src *f, struct tr_task *t, const cha
 
 static int line(struct tr_ctx *c, struct src *f, char *s)
 {
-	size_t len = strlen(s), ul = strlen(UNFINISHED);
+	size_t len = strlen(s), ul = strlen(UNFINISHED), dl = strlen(DETACHED);
 	const char *rest = s;
 	struct tr_task *t;
 	uint64_t ns = 0;
@@ -165,6 +167,13 @@ static int line(struct tr_ctx *c, struct src *f, char *s)
 	}
 	if (!strncmp(rest, "--- ", 4))
 		return 0;
+	if (len > dl && !strcmp(s + len - dl, DETACHED)) { /* strace -p let go of it inside a
+							       * call: no result to replay */
+		free(t->pending);
+		t->pending = NULL;
+		t->skipped++;
+		return 0;
+	}
 	if (!strncmp(rest, "<... ", 5))
 		return resumed(c, f, t, rest, (size_t)(rest - s));
 	if (len > ul && !strcmp(s + len - ul, UNFINISHED)) {
@@ -191,10 +200,13 @@ static void ctx_free(struct tr_ctx *c)
 	for (size_t i = 0; i < c->tasks.cap; i++) {
 		struct tr_task *t = c->tasks.e[i].key ? c->tasks.e[i].val : NULL;
 
-		if (t) {
+		while (t) {
+			struct tr_task *older = t->older;
+
 			tr_task_exit(c, t);
 			free(t->pending);
 			free(t);
+			t = older;
 		}
 	}
 	for (size_t i = 0; i < c->paths.cap; i++) {
@@ -215,8 +227,10 @@ static void ctx_free(struct tr_ctx *c)
 		c->slots = s->next;
 		free(s);
 	}
-	for (size_t i = 0; i < c->nstreams; i++)
+	for (size_t i = 0; i < c->nstreams; i++) {
 		free(c->streams[i].steps.p);
+		tr_map_free(&c->streams[i].waited);
+	}
 	free(c->streams);
 	free(c->args.p);
 	tr_map_free(&c->tasks);

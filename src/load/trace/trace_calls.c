@@ -2,7 +2,15 @@
  * hold the dirfd, the path, the flags) and a handler for each family. A call on the
  * directory becomes a step of its thread's stream (tr_step); one elsewhere is counted
  * as left out; one on the directory that no op replays is counted as not replayed.
- * The calls on paths are in trace_paths.c, the ones on open files here. */
+ * The calls on paths are in trace_paths.c, the ones on open files here.
+ *
+ * A slot is one open file description: dup'd fds and the fds a child inherits refer to
+ * the same slot, as they share one file position. A close is replayed when it drops the
+ * slot's last fd (whoever makes it: the parent, or the child that outlived it); the
+ * other closes are counted as not replayed. A slot whose last fd went without a traced
+ * close (dup2 over it, an exec's close-on-exec, an exit) stays open in the replay; a
+ * later open of that fd number gets the name with a ".<n>" suffix, so a name is used
+ * again only after the replay closed it. */
 #include "trace_calls.h"
 
 #include <stdarg.h>
@@ -118,6 +126,7 @@ int tr_h_close(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 		return 0;
 	}
 	begin_file(c, s);
+	s->closed = true;
 	return fstep(c, t, k, "close", s, NULL);
 }
 

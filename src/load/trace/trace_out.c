@@ -75,9 +75,18 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 		return -1;
 	s = &c->streams[t->stream];
 	n = waits(t, res, nres, first, w);
-	for (int i = 0; !rc && i < n; i++)
+	for (int i = 0; !rc && i < n; i++) {
+		bool nomem = false;
+		void **at = tr_map_at(&s->waited, &w[i].stream, sizeof(w[i].stream), true, &nomem);
+
+		if (!at)
+			return c->nomem = true, -1;
+		if ((uintptr_t)*at >= w[i].k) /* an earlier step waited for as much */
+			continue;
+		*at = (void *)(uintptr_t)w[i].k;
 		rc = tr_printf(&s->steps, "      - after: {stream: \"\x01%d\x02\", calls: %" PRIu64 "}\n",
 			       w[i].stream, w[i].k);
+	}
 	base = first ? t->clone_end : t->prev_end;
 	if (!rc && base && k->t_ns > base && k->t_ns - base > oh) {
 		uint64_t ns = k->t_ns - base - oh;
@@ -322,7 +331,10 @@ static void stream_name(struct tr_ctx *c, FILE *f, long i)
 {
 	const struct tr_task *t = c->streams[i].t;
 
-	fprintf(f, "%ld ", t->tid);
+	if (t->reuse)
+		fprintf(f, "%ld.%u ", t->tid, t->reuse);
+	else
+		fprintf(f, "%ld ", t->tid);
 	for (const char *q = t->comm; *q; q++) {
 		if (*q == '"' || *q == '\\')
 			fprintf(f, "\\%c", *q);

@@ -133,7 +133,7 @@ static bool duration(const char *s, size_t len, uint64_t *ns)
 	if (*lt != '<' || !isdigit((unsigned char)lt[1]))
 		return false;
 	v = strtod(lt + 1, &end);
-	if (end != e - 1)
+	if (end != e - 1 || !(v >= 0 && v < 1e9)) /* and not a NaN */
 		return false;
 	*ns = (uint64_t)(v * 1e9 + 0.5);
 	return true;
@@ -236,7 +236,7 @@ bool tr_has(const struct tr_arg *a, const char *w)
 	if (!a)
 		return false;
 	for (const char *p = a->s, *e = a->s + a->n; p < e;) {
-		size_t n = strcspn(p, "|,}) ");
+		size_t n = strcspn(p, "|,{}=() ");
 
 		if (p + n > e)
 			n = (size_t)(e - p);

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOARG -1
-
 static bool ok(const struct tr_call *k)
 {
 	return k->has_ret && k->ret >= 0 && !k->err;
@@ -51,6 +49,8 @@ static struct tr_path *parent(struct tr_ctx *c, const char *rel)
 	if (!rel[0])
 		return NULL;
 	snprintf(d, sizeof(d), "%s", rel);
+	if (d[strlen(d) - 1] == '/')
+		d[strlen(d) - 1] = '\0';
 	slash = strrchr(d, '/');
 	if (slash)
 		*slash = '\0';
@@ -135,8 +135,7 @@ void tr_seen_stat(struct tr_ctx *c, struct tr_path *p, const struct tr_arg *buf,
 
 	if (!good || !p)
 		return;
-	if (buf && (tr_has(buf, "st_mode=S_IFDIR") || tr_has(buf, "stx_mode=S_IFDIR") ||
-		    memmem(buf->s, buf->n, "S_IFDIR", 7))) {
+	if (buf && memmem(buf->s, buf->n, "S_IFDIR", 7)) {
 		tr_use(c, p, false, true);
 		return;
 	}
@@ -366,7 +365,7 @@ static unsigned mode_of(const struct tr_arg *a)
 		else
 			m |= (unsigned)strtoul(p, NULL, 8);
 	}
-	return m;
+	return m & 07777; /* git passes st_mode, file type bits and all */
 }
 
 /* chmod, chown, utimens, the xattr calls: on a path or (f- variants, an empty path or

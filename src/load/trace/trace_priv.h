@@ -103,6 +103,7 @@ struct tr_path {
 struct tr_slot {
 	char name[48];          /* "t<TID>.fd<N>", ".<k>" added while that name is in use */
 	int refs;               /* fd-table entries referring to it */
+	bool closed;            /* its close is a step: the replay may use its name again */
 	struct tr_path *path;   /* the file it opened */
 	uint64_t pos;           /* file position, for the sizes of inferred files */
 	struct tr_res res;      /* the last call on it */
@@ -140,6 +141,8 @@ struct tr_task {
 	bool clone_files;       /* that clone shares the fd table (CLONE_FILES) */
 	bool clone_fs;          /* that clone shares the cwd (CLONE_FS) */
 	bool dead;              /* exited */
+	unsigned reuse;         /* earlier tasks with this tid (the pid was reused) */
+	struct tr_task *older;  /* the earlier task with this tid, kept for its stream */
 };
 
 /* One stream of the output: the steps of one thread. */
@@ -147,6 +150,7 @@ struct tr_stream {
 	struct tr_task *t;      /* its thread */
 	struct tr_buf steps;    /* its steps as YAML; stream references as "\x01<index>\x02" */
 	uint64_t ncalls;        /* its calls (timed ops) so far */
+	struct tr_map waited;   /* other stream's index -> the calls of it already waited for */
 };
 
 /* The state of one conversion. */

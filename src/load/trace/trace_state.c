@@ -13,6 +13,8 @@
 
 #include "loadgen/model/errnames.h"
 
+#define TR_MAXFD (1L << 24) /* fs/file.c: sysctl_nr_open is at most 1 << 30; 16M is plenty */
+
 static void *zalloc(struct tr_ctx *c, size_t n)
 {
 	void *p = calloc(1, n);
@@ -31,6 +33,8 @@ static char *dupstr(struct tr_ctx *c, const char *s)
 	return p;
 }
 
+/* A new task for tid; one that exited with the same tid (a reused pid) is kept behind
+ * it, its stream named apart. */
 static struct tr_task *new_task(struct tr_ctx *c, long tid)
 {
 	bool nomem = false;
@@ -44,6 +48,8 @@ static struct tr_task *new_task(struct tr_ctx *c, long tid)
 	t->tid = tid;
 	t->stream = -1;
 	t->parent_stream = -1;
+	if ((t->older = *at))
+		t->reuse = t->older->reuse + 1;
 	*at = t;
 	return t;
 }
@@ -76,9 +82,9 @@ struct tr_task *tr_task(struct tr_ctx *c, long tid)
 {
 	void **at = tr_map_at(&c->tasks, &tid, sizeof(tid), false, NULL);
 
-	if (at)
+	if (at && *at && !((struct tr_task *)*at)->dead)
 		return *at;
-	if (c->cloner && c->cloner->cloning) /* a child that ran before its clone returned */
+	if (c->cloner && c->cloner->cloning && !c->cloner->dead) /* a child that ran before its clone returned */
 		return tr_task_clone(c, c->cloner, tid, c->cloner->clone_files,
 				     c->cloner->clone_fs);
 	return root_task(c, tid);
@@ -145,7 +151,7 @@ void tr_task_exit(struct tr_ctx *c, struct tr_task *t)
 struct tr_path *tr_path(struct tr_ctx *c, const char *rel)
 {
 	bool nomem = false;
-	size_t n = strlen(rel);
+	size_t n = strlen(rel) - (rel[0] && rel[strlen(rel) - 1] == '/'); /* "d/" is d */
 	void **at = tr_map_at(&c->paths, rel, n, true, &nomem);
 	struct tr_path *p;
 
@@ -159,8 +165,10 @@ struct tr_path *tr_path(struct tr_ctx *c, const char *rel)
 		return NULL;
 	p->res.stream = -1;
 	*at = p;
-	if (!(p->rel = dupstr(c, rel)))
+	if (!(p->rel = strndup(rel, n))) {
+		c->nomem = true;
 		return NULL;
+	}
 	return p;
 }
 
@@ -200,7 +208,11 @@ int tr_classify(struct tr_ctx *c, const char *base, const char *name, char *out,
 	if (!strncmp(out, c->dir, c->dirlen) && (out[c->dirlen] == '/' || !out[c->dirlen])) {
 		size_t skip = c->dirlen + (out[c->dirlen] == '/');
 
-		memmove(out, out + skip, strlen(out + skip) + 1);
+		size_t n = strlen(out + skip);
+
+		memmove(out, out + skip, n + 1);
+		if (n && n + 1 < outlen && name[0] && name[strlen(name) - 1] == '/')
+			strcpy(out + n, "/"); /* kept: "d/" is not "d" to the kernel */
 		return 1;
 	}
 	return 0;
@@ -262,7 +274,7 @@ struct tr_slot *tr_fd_set(struct tr_ctx *c, struct tr_task *t, long fd, struct t
 	struct tr_fdtab *ft = t->ft;
 	struct tr_slot *old;
 
-	if (fd < 0 || !ft)
+	if (fd < 0 || fd >= TR_MAXFD || !ft) /* beyond any RLIMIT_NOFILE: not an fd */
 		return NULL;
 	if ((size_t)fd >= ft->nfd) {
 		size_t n = (size_t)fd + 16;
@@ -314,7 +326,7 @@ struct tr_slot *tr_slot_open(struct tr_ctx *c, struct tr_task *t, long fd, struc
 		return NULL;
 	}
 	nm = *at;
-	if (!nm->holder || nm->holder->refs == 0) {
+	if (!nm->holder || nm->holder->closed) {
 		snprintf(s->name, sizeof(s->name), "%s", base);
 		if (nm->holder) /* the same name: after the old file's last call (its close) */
 			s->res = nm->holder->res;

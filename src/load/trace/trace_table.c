@@ -66,7 +66,7 @@ static int h_clone(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 {
 	long tid = (long)k->ret;
 	void **at = tr_map_at(&c->tasks, &tid, sizeof(tid), false, NULL);
-	struct tr_task *ch = at ? *at : NULL;
+	struct tr_task *ch = at && !((struct tr_task *)*at)->dead ? *at : NULL;
 	bool files = false, fs = false;
 
 	(void)sp;

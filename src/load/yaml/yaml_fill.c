@@ -24,7 +24,8 @@ static int fill_open_flags(struct lg_yctx *c, const struct lg_ynode *const *v,
 	if (access & (access - 1))
 		return lg_yfail(c, v[2], "flags read, write and rdwr exclude each other");
 	op->flags = base | lg_yflag_value(lg_yopen_flags, seen) | (access ? 0 : O_RDWR);
-	if ((op->flags & O_EXCL) && !(op->flags & O_CREAT))
+	if ((op->flags & O_EXCL) && !(op->flags & O_CREAT) &&
+	    (op->flags & O_TMPFILE) != O_TMPFILE) /* a tmpfile that can never be linked */
 		return lg_yfail(c, v[2], "flag 'exclusive' needs 'create'");
 	return 0;
 }
@@ -79,18 +80,29 @@ int lg_yfill_named(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg
 	return rc ? rc : fill_resolve(c, v[1], op);
 }
 
+/* rename: from, to, resolve, flags (renameat2's). */
 int lg_yfill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
+	unsigned seen = 0;
 	int rc = lg_ypath(c, v[0], "from", &op->path, &op->var);
 
 	if (!rc)
 		rc = lg_ypath(c, v[1], "to", &op->path2, &op->var2);
-	return rc ? rc : fill_resolve(c, v[2], op);
+	if (!rc)
+		rc = fill_resolve(c, v[2], op);
+	if (!rc && v[3])
+		rc = lg_yflag_set(c, v[3], "rename flag", lg_yrename_flags, &seen);
+	if (!rc && seen && (op->flags & LG_OP_RESOLVE))
+		return lg_yfail(c, v[3], "'flags' and 'resolve' exclude each other");
+	op->flags |= lg_yflag_value(lg_yrename_flags, seen);
+	return rc;
 }
 
+/* truncate: file or path (the table's one_of: exactly one), size. */
 int lg_yfill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
-	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+	int rc = v[0] ? lg_yslot_use(c, v[0], "file", &op->slot)
+		      : lg_ypath(c, v[2], "path", &op->path, &op->var);
 
 	return rc ? rc : lg_ysize(c, v[1], "size", &op->size);
 }

@@ -1,5 +1,6 @@
 /* YAML read, write, sync_file_range and fadvise: their file, size, count, flags and where
- * they start (offset: seq, append, last, prev, random with range/align/base, or bytes). */
+ * they start (offset: seq, append, last, prev, random with range/align/base, or bytes);
+ * seek, fallocate and getdents, the other calls on an open file's bytes. */
 #include "yaml_priv.h"
 
 #include <stdio.h>
@@ -80,9 +81,10 @@ static int fill_offset(struct lg_yctx *c, const struct lg_ynode *const *v, bool 
 	return 0;
 }
 
-/* read, write: file, size, offset, range, align, base, count. */
+/* read, write: file, size, offset, range, align, base, count, vector. */
 int lg_yfill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
 {
+	bool vector = false;
 	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
 
 	if (!rc)
@@ -95,6 +97,10 @@ int lg_yfill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op
 		return lg_yfail(c, v[6], "'count' must be at least 1");
 	if (!rc)
 		rc = fill_offset(c, v + 2, op->kind == LG_OP_WRITE, LG_OFF_SEQ, op);
+	if (!rc && v[7])
+		rc = lg_ybool(c, v[7], "vector", &vector);
+	if (vector)
+		op->flags |= LG_OP_VECTOR;
 	if (!rc && op->off_mode == LG_OFF_FIXED &&
 	    (op->count > INT64_MAX / op->size || op->offset > INT64_MAX - op->size * op->count))
 		return lg_yfail(c, v[2], "'offset' + 'size' x 'count' is past the largest file "
@@ -133,5 +139,69 @@ int lg_yfill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, struct 
 		rc = lg_yflag_one(c, v[6], "advice", lg_yfadvice, &seen);
 	if (!rc)
 		op->flags = lg_yflag_value(lg_yfadvice, seen);
+	return rc;
+}
+
+/* seek: file, offset (may be negative), whence (set, cur, end, data, hole; default
+ * set). */
+int lg_yfill_seek(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	unsigned seen = 1u; /* lg_yseek_whence[0], "set" */
+	const char *s;
+	bool neg;
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc && v[1]) {
+		rc = lg_ystring(c, v[1], "offset", false, &s);
+		neg = !rc && s[0] == '-';
+		if (!rc && neg) { /* a size of the text after the sign */
+			struct lg_ynode n = *v[1];
+
+			n.text = (char *)s + 1;
+			n.literal = true;
+			rc = lg_ysize(c, &n, "offset", &op->offset);
+		} else if (!rc) {
+			rc = lg_ysize(c, v[1], "offset", &op->offset);
+		}
+		if (!rc && op->offset > INT64_MAX)
+			return lg_yfail(c, v[1], "'offset' is past the largest file offset");
+		if (neg)
+			op->offset = (uint64_t)-(int64_t)op->offset;
+	}
+	if (!rc && v[2]) {
+		seen = 0;
+		rc = lg_yflag_one(c, v[2], "whence", lg_yseek_whence, &seen);
+	}
+	op->flags = lg_yflag_value(lg_yseek_whence, seen);
+	return rc;
+}
+
+/* fallocate: file, offset, size, mode (keep_size, punch_hole, ...; none: allocate). */
+int lg_yfill_fallocate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	unsigned seen = 0;
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc && v[1])
+		rc = lg_ysize(c, v[1], "offset", &op->offset);
+	if (!rc)
+		rc = lg_ysize(c, v[2], "size", &op->size);
+	if (!rc && (op->offset > INT64_MAX || op->size > (uint64_t)INT64_MAX - op->offset))
+		return lg_yfail(c, v[2], "'offset' + 'size' is past the largest file offset");
+	if (!rc && v[3] && !(v[3]->kind == LG_YSEQ && v[3]->n == 0))
+		rc = lg_yflag_set(c, v[3], "fallocate mode", lg_yfalloc_modes, &seen);
+	op->flags = lg_yflag_value(lg_yfalloc_modes, seen);
+	return rc;
+}
+
+/* getdents: file (an open directory), size of the buffer. */
+int lg_yfill_getdents(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op)
+{
+	int rc = lg_yslot_use(c, v[0], "file", &op->slot);
+
+	if (!rc)
+		rc = lg_ysize(c, v[1], "size", &op->size);
+	if (!rc && (op->size == 0 || op->size > MAX_IO))
+		return lg_yfail(c, v[1], "'size' must be 1 byte to 1GiB");
 	return rc;
 }

@@ -6,7 +6,8 @@
  * <- yaml_memo (lines written again) <- yaml_fast_steps (lazy lists, step by step; it
  * compiles through callbacks of yaml_steps) <- yaml_scalar (values) <- yaml_vocab (word
  * tables) <- yaml_pick (paths and file sets) <- yaml_dbench <- yaml_steps (ops)
- * <- yaml_load (this file). */
+ * <- yaml_streams (a recorded program's streams; it compiles each stream's steps through
+ * yaml_steps, which hands it back the steps 'after' and 'think') <- yaml_load (this file). */
 #include "loadgen/load/yaml_load.h"
 
 #include <errno.h>
@@ -164,9 +165,11 @@ static int workload_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf,
 }
 
 /* Top-level keys, in the order of top_keys. */
-enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_LABELS, K_SETUP, K_RUN, K_CLEANUP, K_COUNT };
+enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_LABELS, K_SETUP, K_RUN, K_CLEANUP, K_STREAMS,
+       K_RECORDED, K_COUNT };
 static const char *const top_keys[K_COUNT + 1] = {
-	"name", "description", "params", "labels", "setup", "run", "cleanup", NULL,
+	"name", "description", "params", "labels", "setup", "run", "cleanup", "streams",
+	"recorded", NULL,
 };
 
 static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
@@ -181,8 +184,11 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 	rc = lg_ykeys(c, root, "the workload", top_keys, v);
 	if (rc)
 		return rc;
-	if (!v[K_RUN])
+	if (!v[K_RUN] && !v[K_STREAMS])
 		return lg_yfail(c, root, "the workload has no 'run' section");
+	if (v[K_RUN] && v[K_STREAMS])
+		return lg_yfail(c, v[K_STREAMS], "a workload has 'run' or 'streams' (a recorded "
+				"program's threads), not both");
 	if (v[K_DESCRIPTION] && v[K_DESCRIPTION]->kind != LG_YSCALAR)
 		return lg_yfail(c, v[K_DESCRIPTION], "'description' must be a string");
 	rc = workload_name(c, v[K_NAME], name, namelen);
@@ -197,7 +203,10 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 	if (!rc)
 		rc = compile_phase(c, LG_PHASE_SETUP, v[K_SETUP], "setup");
 	if (!rc)
-		rc = compile_phase(c, LG_PHASE_RUN, v[K_RUN], "run");
+		rc = lg_yrecorded(c, v[K_RECORDED]);
+	if (!rc)
+		rc = v[K_RUN] ? compile_phase(c, LG_PHASE_RUN, v[K_RUN], "run")
+			      : lg_ycompile_streams(c, v[K_STREAMS]);
 	if (!rc)
 		rc = compile_phase(c, LG_PHASE_CLEANUP, v[K_CLEANUP], "cleanup");
 	return rc;

@@ -7,9 +7,12 @@
  *   yaml_memo.c    the op of a step line written again
  *   yaml_load.c    lg_yaml_load: top level, parameters, scalar conversion, errors
  *   yaml_steps.c   steps -> lg_op arrays (the op table, repeat and choose)
+ *   yaml_fill.c, yaml_io.c, yaml_meta.c, yaml_dbench.c  the arguments of each op
  *   yaml_vocab.c   words of flags, advice and modes; "did you mean" lookups
  *   yaml_pick.c    the pick step and paths that use its variable (file sets)
  *   yaml_reopen.c  an open of a slot that is provably still open
+ *   yaml_write.c   the writer (lg_yaml_write); yaml_write_meta.c lists the arguments of
+ *                  the ops of recorded programs for it
  *
  * The loader builds the tree and then compiles it, rather than compiling from the event
  * stream, because top-level keys may come in any order (params after run, say) and
@@ -42,8 +45,13 @@ extern const char *const lg_yoffset_names[LG_OFF_PREV + 1];
 extern const char *const lg_ypick_orders[LG_PICK_SHUFFLE + 1];
 extern const struct lg_yflag lg_ysfr_flags[];  /* sync_file_range flags */
 extern const struct lg_yflag lg_yfadvice[];    /* posix_fadvise advice */
+extern const struct lg_yflag lg_yrename_flags[]; /* renameat2 flags */
+extern const struct lg_yflag lg_yaccess_modes[]; /* access: R_OK, W_OK, X_OK */
+extern const struct lg_yflag lg_yfalloc_modes[]; /* fallocate modes */
+extern const struct lg_yflag lg_yxattr_flags[];  /* setxattr flags */
+extern const struct lg_yflag lg_yseek_whence[];  /* seek: SEEK_* by name */
 /* Index of the first access-mode flag in lg_yopen_flags (read, write, rdwr follow). */
-#define LG_YOPEN_ACCESS_FIRST 7
+#define LG_YOPEN_ACCESS_FIRST 12
 
 /* Deepest nesting of collections accepted: bounds the tree walk's recursion. */
 #define LG_YAML_MAX_DEPTH 64
@@ -72,8 +80,8 @@ struct lg_yparam {
 };
 
 #define LG_YLABEL_MEMO 32 /* entries of lg_yctx.labels */
-#define LG_YOPS_MAX 32    /* entries of yaml_steps.c's op table, at most */
-#define LG_YSPEC_INDEX 64 /* entries of lg_yctx.spec_index (a power of 2, > LG_YOPS_MAX) */
+#define LG_YOPS_MAX 48     /* entries of yaml_steps.c's op table, at most */
+#define LG_YSPEC_INDEX 128 /* entries of lg_yctx.spec_index (a power of 2, > LG_YOPS_MAX) */
 
 /* State of one load. */
 struct lg_yctx {
@@ -105,6 +113,8 @@ struct lg_yctx {
 	uint8_t spec_index[LG_YSPEC_INDEX]; /* yaml_steps.c's op table by name, hashed:
 					   index + 1 (0: empty) */
 	bool spec_indexed;              /* spec_index is built */
+	struct lg_ystreams *streams;    /* while 'streams' compiles: its state
+					   (yaml_streams.c), else NULL */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
 		char name[24];          /* the label ("": none; longer ones not kept) */
 		uint16_t type;          /* its index in wl->types */
@@ -295,6 +305,20 @@ int lg_yflag_value(const struct lg_yflag *tab, unsigned seen);
 const char *lg_yhint(const char *word, const char *const *names, size_t n, char *buf,
 		     size_t len);
 
+/* --- a recorded program's streams (yaml_streams.c) --- */
+
+struct lg_ystreams;
+/* The top-level 'streams' list into the run phase and lg_workload.streams. 0, -EINVAL,
+ * -ENOMEM, or -EAGAIN for a lazy list (libyaml must read the text). */
+int lg_ycompile_streams(struct lg_yctx *c, const struct lg_ynode *seq);
+/* The steps 'after: {stream: NAME, calls: N}' and 'think: DURATION' (streams only). */
+int lg_ycompile_after(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+		      const struct lg_ynode *val);
+int lg_ycompile_think(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+		      const struct lg_ynode *val);
+/* The top-level 'recorded' mapping (may be NULL) into lg_workload.recorded. */
+int lg_yrecorded(struct lg_yctx *c, const struct lg_ynode *map);
+
 /* --- slots opened twice (yaml_reopen.c) --- */
 
 struct lg_yreopen;
@@ -307,6 +331,8 @@ int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot)
 int lg_yreopen_open(struct lg_yctx *c, uint32_t slot, bool *open);
 /* Free the state kept in c->reopen. NULL is fine. */
 void lg_yreopen_free(struct lg_yreopen *r);
+/* Forget what is known of open slots: the steps from here on start a new stream. */
+void lg_yreopen_reset(struct lg_yctx *c);
 
 /* --- steps written again (yaml_memo.c) --- */
 
@@ -365,10 +391,57 @@ int lg_yfill_rename(struct lg_yctx *c, const struct lg_ynode *const *v, struct l
 int lg_yfill_truncate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 int lg_yfill_sleep(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 
-/* read, write: file, size, offset, range, align, base, count; sync_file_range: ...,
- * flags; fadvise: ..., advice (yaml_io.c). */
+/* read, write: file, size, offset, range, align, base, count, vector; sync_file_range:
+ * ..., flags; fadvise: ..., advice; seek, fallocate, getdents (yaml_io.c). */
 int lg_yfill_io(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 int lg_yfill_sfr(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
 int lg_yfill_fadvise(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_seek(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_fallocate(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_getdents(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+
+/* The calls of recorded programs on names and attributes (yaml_meta.c): link (from, to),
+ * symlink (target, path), readlink (path), chmod (path, file, mode), chown, utimens and
+ * statx (path, file, nofollow: lg_yfill_object), access (path, mode), stat (path,
+ * resolve, follow), the xattr ops (path, file, nofollow, then name, size, flags as the
+ * op has them). */
+int lg_yfill_link(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_symlink(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_readlink(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_chmod(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_object(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_access(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_stat(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+int lg_yfill_xattr(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
+/* --- the writer's arguments of those ops (yaml_write_meta.c) --- */
+
+/* How an argument's value is printed. */
+enum lg_ywarg_type {
+	LG_YWARG_STR,   /* s, double-quoted */
+	LG_YWARG_WORD,  /* s as it is (NULL: value flags has no name, an error) */
+	LG_YWARG_NUM,   /* num in decimal */
+	LG_YWARG_INT,   /* num as an int64_t in decimal */
+	LG_YWARG_MODE,  /* num in octal, as 0644 */
+	LG_YWARG_FLAGS, /* a list of the names in tab of the bits of flags */
+	LG_YWARG_PATH   /* path num of wl->paths, or with var the template of its set */
+};
+/* One argument of a step, as yaml_write.c prints it. */
+struct lg_ywarg {
+	const char *key;
+	enum lg_ywarg_type type;
+	const char *s;              /* STR, WORD: the text */
+	uint64_t num;               /* NUM, INT, MODE: the value; PATH: the path index */
+	uint16_t var;               /* PATH: its variable (0: none) */
+	const struct lg_yflag *tab; /* FLAGS: the names of the bits */
+	int flags;                  /* FLAGS: the bits; WORD: the value (for messages) */
+};
+#define LG_YWARG_MAX 6 /* arguments of one op, at most */
+/* The arguments of op, if it is one of the calls of recorded programs, into a[*n] (at
+ * most LG_YWARG_MAX). 0, or -ENOENT for any other op. */
+int lg_ywrite_meta_args(const struct lg_workload *wl, const struct lg_op *op,
+			struct lg_ywarg *a, size_t *n);
+
+/* Scalar n as a boolean: true, false, yes or no. 0 or -EINVAL. */
+int lg_ybool(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool *out);
 
 #endif

@@ -144,3 +144,14 @@ int lg_yreopen_check(struct lg_yctx *c, const struct lg_ynode *n, uint32_t slot)
 			"%u is not closed before this one; close it first (add '- close: %s')",
 			c->wl->slots[slot], c->wl->ops[c->phase][at].line, c->wl->slots[slot]);
 }
+
+void lg_yreopen_reset(struct lg_yctx *c)
+{
+	struct lg_yreopen *r = c->reopen;
+
+	if (!r || scan(c, r))
+		return; /* nothing known yet; or no memory, and the next check says so */
+	r->last_ctl = NONE;
+	for (size_t i = 0; i < r->nslots; i++)
+		r->opened[i] = r->closed[i] = NONE;
+}

@@ -210,6 +210,11 @@ int lg_yslot_use(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 		*index = c->last_slot_index;
 		return 0;
 	}
+	/* in streams, a thread may use a file its sibling opens, later in the file:
+	 * yaml_streams.c checks that some step opens it once all are compiled */
+	if (c->streams && lg_workload_find_slot(c->wl, s, index) &&
+	    lg_workload_slot(c->wl, s, index))
+		return lg_ynomem(c);
 	if (lg_workload_find_slot(c->wl, s, index))
 		return lg_yfail(c, n, "file '%s' used before it is opened "
 				"(no earlier open or create has 'as: %s')", s, s);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_KEYS 7          /* op-specific keys of one op */
+#define MAX_KEYS 8          /* op-specific keys of one op */
 #define NO_LINK UINT32_MAX  /* end of the chain of choose jumps awaiting their target */
 
 typedef int (*fill_fn)(struct lg_yctx *c, const struct lg_ynode *const *v, struct lg_op *op);
@@ -27,6 +27,8 @@ struct op_spec {
 	size_t nk;                        /* the op's own keys, first in keys */
 	const char *keys[MAX_KEYS + 3];   /* accepted keys: its own, expect, label, NULL */
 	fill_fn fill;
+	unsigned one_of;                  /* bits i, j: exactly one of keys[i], keys[j] must
+					     be given (a path or a file); 0: no such pair */
 };
 
 /* An op with every optional field unset. */
@@ -47,22 +49,28 @@ static struct lg_op blank_op(enum lg_op_kind kind, uint32_t line)
 #define PATH_KEYS KEYS("path")
 #define NAMED_KEYS KEYS("path", "resolve")
 #define RANGE_KEYS(last) KEYS("file", "size", "offset", "range", "align", "base", last)
+#define IO_KEYS KEYS("file", "size", "offset", "range", "align", "base", "count", "vector")
+/* an op on a path or an open file (yaml_meta.c): path, file, nofollow, then its own */
+#define OBJ_KEYS KEYS("path", "file", "nofollow")
+#define XATTR_KEYS(...) KEYS("path", "file", "nofollow", __VA_ARGS__)
 
 static const struct op_spec op_specs[] = {
 	{ "open", LG_OP_OPEN, false, 0x3, KEYS("path", "as", "flags"), lg_yfill_open },
 	{ "create", LG_OP_OPEN, false, 0x3, KEYS("path", "as", "flags"), lg_yfill_create },
 	{ "close", LG_OP_CLOSE, true, 0x1, FILE_KEYS, lg_yfill_file },
-	{ "write", LG_OP_WRITE, false, 0x3, RANGE_KEYS("count"), lg_yfill_io },
-	{ "read", LG_OP_READ, false, 0x3, RANGE_KEYS("count"), lg_yfill_io },
+	{ "write", LG_OP_WRITE, false, 0x3, IO_KEYS, lg_yfill_io },
+	{ "read", LG_OP_READ, false, 0x3, IO_KEYS, lg_yfill_io },
 	{ "fsync", LG_OP_FSYNC, true, 0x1, FILE_KEYS, lg_yfill_file },
 	{ "fdatasync", LG_OP_FDATASYNC, true, 0x1, FILE_KEYS, lg_yfill_file },
 	{ "unlink", LG_OP_UNLINK, true, 0x1, NAMED_KEYS, lg_yfill_named },
 	{ "mkdir", LG_OP_MKDIR, true, 0x1, NAMED_KEYS, lg_yfill_named },
 	{ "rmdir", LG_OP_RMDIR, true, 0x1, NAMED_KEYS, lg_yfill_named },
-	{ "rename", LG_OP_RENAME, false, 0x3, KEYS("from", "to", "resolve"), lg_yfill_rename },
-	{ "stat", LG_OP_STAT, true, 0x1, NAMED_KEYS, lg_yfill_named },
+	{ "rename", LG_OP_RENAME, false, 0x3, KEYS("from", "to", "resolve", "flags"),
+	  lg_yfill_rename },
+	{ "stat", LG_OP_STAT, true, 0x1, KEYS("path", "resolve", "follow"), lg_yfill_stat },
 	{ "fstat", LG_OP_FSTAT, true, 0x1, FILE_KEYS, lg_yfill_file },
-	{ "truncate", LG_OP_TRUNCATE, false, 0x3, KEYS("file", "size"), lg_yfill_truncate },
+	{ "truncate", LG_OP_TRUNCATE, false, 0x2, KEYS("file", "size", "path"),
+	  lg_yfill_truncate, .one_of = 0x5 },
 	{ "readdir", LG_OP_READDIR, true, 0x1, PATH_KEYS, lg_yfill_path },
 	{ "sync_file_range", LG_OP_SYNC_FILE_RANGE, true, 0x1, RANGE_KEYS("flags"), lg_yfill_sfr },
 	{ "fadvise", LG_OP_FADVISE, false, 0x41, RANGE_KEYS("advice"), lg_yfill_fadvise },
@@ -76,6 +84,28 @@ static const struct op_spec op_specs[] = {
 	{ "find", LG_OP_FIND, true, 0x1, KEYS("path", "max"), lg_yfill_find },
 	{ "lock", LG_OP_LOCK, false, 0x1, KEYS("file", "offset", "size"), lg_yfill_lock },
 	{ "unlock", LG_OP_UNLOCK, false, 0x1, KEYS("file", "offset", "size"), lg_yfill_lock },
+	/* calls of recorded programs (yaml_meta.c) */
+	{ "link", LG_OP_LINK, false, 0x3, KEYS("from", "to"), lg_yfill_link },
+	{ "symlink", LG_OP_SYMLINK, false, 0x3, KEYS("target", "path"), lg_yfill_symlink },
+	{ "readlink", LG_OP_READLINK, true, 0x1, PATH_KEYS, lg_yfill_readlink },
+	{ "chmod", LG_OP_CHMOD, false, 0x4, KEYS("path", "file", "mode"), lg_yfill_chmod,
+	  .one_of = 0x3 },
+	{ "chown", LG_OP_CHOWN, false, 0x0, OBJ_KEYS, lg_yfill_object, .one_of = 0x3 },
+	{ "utimens", LG_OP_UTIMENS, false, 0x0, OBJ_KEYS, lg_yfill_object, .one_of = 0x3 },
+	{ "access", LG_OP_ACCESS, true, 0x1, KEYS("path", "mode"), lg_yfill_access },
+	{ "statx", LG_OP_STATX, false, 0x0, OBJ_KEYS, lg_yfill_object, .one_of = 0x3 },
+	{ "seek", LG_OP_SEEK, true, 0x1, KEYS("file", "offset", "whence"), lg_yfill_seek },
+	{ "fallocate", LG_OP_FALLOCATE, false, 0x5, KEYS("file", "offset", "size", "mode"),
+	  lg_yfill_fallocate },
+	{ "getdents", LG_OP_GETDENTS, false, 0x3, KEYS("file", "size"), lg_yfill_getdents },
+	{ "setxattr", LG_OP_SETXATTR, false, 0x8, XATTR_KEYS("name", "size", "flags"),
+	  lg_yfill_xattr, .one_of = 0x3 },
+	{ "getxattr", LG_OP_GETXATTR, false, 0x8, XATTR_KEYS("name", "size"), lg_yfill_xattr,
+	  .one_of = 0x3 },
+	{ "listxattr", LG_OP_LISTXATTR, false, 0x0, XATTR_KEYS("size"), lg_yfill_xattr,
+	  .one_of = 0x3 },
+	{ "removexattr", LG_OP_REMOVEXATTR, false, 0x8, XATTR_KEYS("name"), lg_yfill_xattr,
+	  .one_of = 0x3 },
 };
 
 /* Fill v from the op's value: a mapping of arguments, a scalar for keys[0], or null. */
@@ -127,6 +157,22 @@ static int op_label(struct lg_yctx *c, const struct op_spec *spec, const struct 
 	return rc;
 }
 
+/* The pair of keys of which spec takes exactly one (key: the op, for messages). */
+static int one_of(struct lg_yctx *c, const struct op_spec *spec, const struct lg_ynode *key,
+		  const struct lg_ynode *const *v)
+{
+	unsigned i = (unsigned)__builtin_ctz(spec->one_of);
+	unsigned j = (unsigned)__builtin_ctz(spec->one_of & (spec->one_of - 1));
+
+	if (!v[i] && !v[j])
+		return lg_yfail(c, key, "'%s' needs '%s' or '%s'", spec->name, spec->keys[i],
+				spec->keys[j]);
+	if (v[i] && v[j])
+		return lg_yfail(c, v[j], "'%s' takes '%s' or '%s', not both", spec->name,
+				spec->keys[i], spec->keys[j]);
+	return 0;
+}
+
 /* The op of the step named by key, from its arguments v (in the order of spec->keys). */
 static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t line,
 			const struct lg_ynode *key, const struct lg_ynode *const *v)
@@ -139,6 +185,8 @@ static int compile_args(struct lg_yctx *c, const struct op_spec *spec, uint32_t 
 		if (!v[__builtin_ctz(r)])
 			return lg_yfail(c, key, "'%s' needs '%s'", spec->name,
 					spec->keys[__builtin_ctz(r)]);
+	if (spec->one_of && (rc = one_of(c, spec, key, v)))
+		return rc;
 	op.count = 1;
 	rc = spec->fill(c, v, &op);
 	if (!rc && v[nk])
@@ -344,7 +392,8 @@ static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynod
 /* An op name that is none of op_specs[] nor repeat, choose, pick: suggest the closest. */
 static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 {
-	static const char *const control[] = { "repeat", "choose", "pick", NULL };
+	static const char *const control[] = { "repeat", "choose", "pick", "after", "think",
+					       NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, key->text);
@@ -357,7 +406,10 @@ static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 	return lg_yfail(c, key, "unknown op '%s' (expected open, create, close, write, read, "
 			"fsync, fdatasync, unlink, mkdir, rmdir, rename, stat, fstat, truncate, "
 			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
-			"statfs, setinfo, find, lock, unlock, repeat, choose or pick)",
+			"statfs, setinfo, find, lock, unlock, link, symlink, readlink, chmod, "
+			"chown, utimens, access, statx, seek, fallocate, getdents, setxattr, "
+			"getxattr, listxattr, removexattr, repeat, choose or pick; in streams "
+			"also after and think)",
 			key->text);
 }
 
@@ -498,6 +550,10 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return compile_choose(c, line, val);
 	if (!strcmp(key->text, "pick"))
 		return lg_ycompile_pick(c, line, key, val);
+	if (!strcmp(key->text, "after"))
+		return lg_ycompile_after(c, line, key, val);
+	if (!strcmp(key->text, "think"))
+		return lg_ycompile_think(c, line, key, val);
 	return find_spec(c, key->text) ? compile_op(c, find_spec(c, key->text), line, key, val)
 				    : unknown_op(c, key);
 }

@@ -6,16 +6,40 @@
 #include "yaml_priv.h"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include "loadgen/model/suggest.h"
 
 const struct lg_yflag lg_yopen_flags[] = {
 	{ "create", O_CREAT }, { "truncate", O_TRUNC }, { "exclusive", O_EXCL },
 	{ "append", O_APPEND }, { "sync", O_SYNC },     { "dsync", O_DSYNC },
-	{ "direct", O_DIRECT }, { "read", O_RDONLY },   { "write", O_WRONLY },
+	{ "direct", O_DIRECT }, { "tmpfile", O_TMPFILE }, /* before directory, a part of it */
+	{ "directory", O_DIRECTORY }, { "nofollow", O_NOFOLLOW }, { "noatime", O_NOATIME },
+	{ "path", O_PATH },     { "read", O_RDONLY },   { "write", O_WRONLY },
 	{ "rdwr", O_RDWR },     { NULL, 0 },
+};
+const struct lg_yflag lg_yrename_flags[] = {
+	{ "noreplace", RENAME_NOREPLACE }, { "exchange", RENAME_EXCHANGE },
+	{ "whiteout", RENAME_WHITEOUT },   { NULL, 0 },
+};
+const struct lg_yflag lg_yaccess_modes[] = {
+	{ "read", R_OK }, { "write", W_OK }, { "exec", X_OK }, { NULL, 0 },
+};
+const struct lg_yflag lg_yfalloc_modes[] = {
+	{ "keep_size", FALLOC_FL_KEEP_SIZE },   { "punch_hole", FALLOC_FL_PUNCH_HOLE },
+	{ "zero_range", FALLOC_FL_ZERO_RANGE }, { "collapse_range", FALLOC_FL_COLLAPSE_RANGE },
+	{ "insert_range", FALLOC_FL_INSERT_RANGE }, { NULL, 0 },
+};
+const struct lg_yflag lg_yxattr_flags[] = {
+	{ "create", XATTR_CREATE }, { "replace", XATTR_REPLACE }, { NULL, 0 },
+};
+const struct lg_yflag lg_yseek_whence[] = {
+	{ "set", SEEK_SET },   { "cur", SEEK_CUR },   { "end", SEEK_END },
+	{ "data", SEEK_DATA }, { "hole", SEEK_HOLE }, { NULL, 0 },
 };
 const char *const lg_yoffset_names[LG_OFF_PREV + 1] = {
 	[LG_OFF_SEQ] = "seq",       [LG_OFF_FIXED] = NULL,  [LG_OFF_APPEND] = "append",

@@ -5,7 +5,8 @@
  * loading the text gives back exactly the op that was written. Control ops are turned
  * back into blocks: LOOP ... NEXT is a repeat, CHOOSE with its alternatives (each
  * ending in a JUMP past the last) a choose. Strings are always double-quoted, so no
- * path, file or label can be mistaken for YAML syntax. */
+ * path, file or label can be mistaken for YAML syntax. The arguments of the ops of
+ * recorded programs come as a list from yaml_write_meta.c; this file prints them. */
 #include "loadgen/load/yaml_write.h"
 #include "loadgen/model/clock.h"
 #include "loadgen/model/errf.h"
@@ -89,6 +90,12 @@ static void arg_str(struct yw *w, const char *key, const char *s)
 {
 	arg(w, key);
 	put_quoted(w->f, s);
+}
+
+static void arg_true(struct yw *w, const char *key)
+{
+	arg(w, key);
+	fputs("true", w->f);
 }
 
 static void arg_num(struct yw *w, const char *key, uint64_t v)
@@ -266,7 +273,10 @@ static int io_args(struct yw *w, size_t i, const struct lg_op *op)
 		if (op->count != 1)
 			arg_num(w, "count", op->count);
 		offset_args(w, op, LG_OFF_SEQ);
-		return 0;
+		if (op->flags & LG_OP_VECTOR)
+			arg_true(w, "vector");
+		return op->flags & ~LG_OP_VECTOR ? fail(w, i, "%s flags 0x%x have no name",
+			lg_op_kind_name(op->kind), (unsigned)op->flags) : 0;
 	}
 	if (op->size)
 		arg_num(w, "size", op->size);
@@ -286,8 +296,8 @@ static int io_args(struct yw *w, size_t i, const struct lg_op *op)
 	return fail(w, i, "fadvise advice %d has no name", op->flags);
 }
 
-/* A duration in the largest unit that keeps it exact. */
-static void arg_duration(struct yw *w, uint64_t ns)
+/* A duration in the largest unit that keeps it exact, bare. */
+static void put_duration(FILE *f, uint64_t ns)
 {
 	static const struct {
 		const char *unit;
@@ -302,8 +312,23 @@ static void arg_duration(struct yw *w, uint64_t ns)
 		u++;
 	if (!ns)
 		u = 5;
+	fprintf(f, "%" PRIu64 "%s", ns / units[u].ns, units[u].unit);
+}
+
+static void arg_duration(struct yw *w, uint64_t ns)
+{
 	arg(w, "duration");
-	fprintf(w->f, "%" PRIu64 "%s", ns / units[u].ns, units[u].unit);
+	put_duration(w->f, ns);
+}
+
+/* renameat2's flags, if any. */
+static int rename_flags(struct yw *w, size_t i, const struct lg_op *op)
+{
+	int rest = op->flags & ~LG_OP_RESOLVE;
+
+	if (rest)
+		arg_flags(w, "flags", lg_yrename_flags, &rest, NULL);
+	return rest ? fail(w, i, "rename flags 0x%x have no name", (unsigned)rest) : 0;
 }
 
 /* find's path: the path to stat, or the directory and the pattern joined again. */
@@ -330,13 +355,51 @@ static int find_args(struct yw *w, size_t i, const struct lg_op *op)
 	return 0;
 }
 
+/* The arguments of op i from a list made by yaml_write_meta.c. */
+static int listed_args(struct yw *w, size_t i, const struct lg_ywarg *a, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		int rest = a[k].flags;
+
+		switch (a[k].type) {
+		case LG_YWARG_STR: arg_str(w, a[k].key, a[k].s); break;
+		case LG_YWARG_NUM: arg_num(w, a[k].key, a[k].num); break;
+		case LG_YWARG_PATH: arg_path(w, a[k].key, (uint32_t)a[k].num, a[k].var); break;
+		case LG_YWARG_INT:
+			arg(w, a[k].key);
+			fprintf(w->f, "%" PRId64, (int64_t)a[k].num);
+			break;
+		case LG_YWARG_MODE:
+			arg(w, a[k].key);
+			fprintf(w->f, "0%03" PRIo64, a[k].num);
+			break;
+		case LG_YWARG_FLAGS:
+			arg_flags(w, a[k].key, a[k].tab, &rest, NULL);
+			if (rest)
+				return fail(w, i, "%s 0x%x have no name", a[k].key,
+					    (unsigned)rest);
+			break;
+		default: /* LG_YWARG_WORD */
+			if (!a[k].s)
+				return fail(w, i, "%s %d has no name", a[k].key, a[k].flags);
+			arg(w, a[k].key);
+			fputs(a[k].s, w->f);
+		}
+	}
+	return 0;
+}
+
 /* The arguments of op i, whatever its kind. */
 static int op_args(struct yw *w, size_t i, const struct lg_op *op)
 {
+	struct lg_ywarg a[LG_YWARG_MAX];
+	size_t n;
 	int rc = var_paths(w, i, op);
 
 	if (rc)
 		return rc;
+	if (lg_ywrite_meta_args(w->wl, op, a, &n) == 0)
+		return listed_args(w, i, a, n);
 	switch (op->kind) {
 	case LG_OP_OPEN:
 		return open_args(w, i, op);
@@ -355,15 +418,20 @@ static int op_args(struct yw *w, size_t i, const struct lg_op *op)
 		arg_path(w, "path", op->path, op->var);
 		if (op->flags & LG_OP_RESOLVE) /* dbench's name resolution (ops_dbench.c) */
 			arg_str(w, "resolve", "true");
+		if (op->flags & AT_SYMLINK_FOLLOW) /* a stat's */
+			arg_true(w, "follow");
 		return 0;
 	case LG_OP_RENAME:
 		arg_path(w, "from", op->path, op->var);
 		arg_path(w, "to", op->path2, op->var2);
 		if (op->flags & LG_OP_RESOLVE)
 			arg_str(w, "resolve", "true");
-		return 0;
+		return rename_flags(w, i, op);
 	case LG_OP_TRUNCATE:
-		arg_file(w, op);
+		if (op->slot == LG_NO_SLOT)
+			arg_path(w, "path", op->path, op->var);
+		else
+			arg_file(w, op);
 		arg_num(w, "size", op->size);
 		return 0;
 	case LG_OP_READ: case LG_OP_WRITE: case LG_OP_SYNC_FILE_RANGE: case LG_OP_FADVISE:
@@ -488,9 +556,53 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 		case LG_OP_PICK:
 			rc = emit_pick(w, i++, indent);
 			break;
+		case LG_OP_AFTER:
+			fprintf(w->f, "%*s- after: {stream: ", indent, "");
+			put_quoted(w->f, w->wl->streams[op->slot].name);
+			fprintf(w->f, ", calls: %" PRIu64 "}\n", op->count);
+			i++;
+			break;
+		case LG_OP_THINK:
+			fprintf(w->f, "%*s- think: ", indent, "");
+			put_duration(w->f, op->size);
+			putc('\n', w->f);
+			i++;
+			break;
 		default:
 			rc = emit_op(w, i++, indent);
 		}
+	}
+	return rc;
+}
+
+/* 'recorded': where a recorded program's workload came from. */
+static void emit_recorded(FILE *f, const struct lg_workload *wl)
+{
+	for (size_t i = 0; i < wl->nrecorded; i++) {
+		fputs(i ? "  " : "recorded:\n  ", f);
+		put_quoted(f, wl->recorded[i].name);
+		fputs(": ", f);
+		put_quoted(f, wl->recorded[i].value);
+		putc('\n', f);
+	}
+}
+
+/* A recorded program's run phase: its streams, each a range of the phase's ops. */
+static int emit_streams(struct yw *w)
+{
+	const struct lg_workload *wl = w->wl;
+	int rc = 0;
+
+	fputs("streams:\n", w->f);
+	w->ops = wl->ops[LG_PHASE_RUN];
+	w->nops = wl->nops[LG_PHASE_RUN];
+	w->phase = "streams";
+	for (size_t s = 0; !rc && s < wl->nstreams; s++) {
+		fputs("  - name: ", w->f);
+		put_quoted(w->f, wl->streams[s].name);
+		fputs("\n    steps:\n", w->f);
+		rc = emit_range(w, wl->streams[s].first, wl->streams[s].first + wl->streams[s].nops,
+				6);
 	}
 	return rc;
 }
@@ -518,9 +630,14 @@ int lg_yaml_write(FILE *f, const struct lg_workload *wl, char *err, size_t errle
 	put_quoted(f, wl->name ? wl->name : "workload");
 	putc('\n', f);
 	emit_labels(&w);
+	emit_recorded(f, wl);
 	for (int p = 0; !rc && p < LG_PHASE_COUNT; p++) {
 		if (!wl->nops[p] && p != LG_PHASE_RUN)
 			continue;
+		if (p == LG_PHASE_RUN && wl->nstreams) {
+			rc = emit_streams(&w);
+			continue;
+		}
 		fprintf(f, "%s:%s\n", phases[p], wl->nops[p] ? "" : " []");
 		w.ops = wl->ops[p];
 		w.nops = wl->nops[p];

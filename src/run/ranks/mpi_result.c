@@ -113,6 +113,7 @@ static int gather_stats(struct lg_coord *c, struct lg_run *run, const void *stat
 	free(run->clients);
 	run->clients = cl;
 	run->nclients = total;
+	run->nthreads *= c->size; /* every rank runs as many */
 	run->shm = map;
 	run->shm_len = len ? len : 1;
 	return lg_run_merge(run);

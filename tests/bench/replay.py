@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""How faithfully loadgen replays a recorded program, measured side by side on this machine
+(issue 27's targets):
+
+  timing   `loadgen -c REC --replay-timing original 1` against the program itself, run on a
+           fresh copy of its input without a tracer: |replay - original| / original <= 10 %
+           for each program (ARTC, SOSP 2013, averaged 10.6 % across machines);
+  afap     `loadgen -c REC 1` (afap) ops/s against the floor, the same calls as
+           straight-line C (bare_replay.py): >= 0.95.
+
+  python3 tests/bench/replay.py [--runs N] [--dir DIR] [--only tar,git,...] BUILD_DIR
+
+Each program (tests/integration/programs.py) is recorded once with `loadgen record`, then
+timed N times each way, alternating, each run on a fresh copy; medians are compared. It
+prints one row per program and exits 1 when a target is missed (2 when it could not
+measure)."""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+sys.path.insert(0, HERE)
+
+import bare_replay  # noqa: E402
+import programs  # noqa: E402
+import yaml  # noqa: E402
+
+TIMING_TARGET = 0.10
+AFAP_TARGET = 0.95
+
+
+def fresh(parent, name):
+    d = tempfile.mkdtemp(prefix=f"{name}.", dir=parent)
+    programs.PROGRAMS[name][1](d)
+    return d
+
+
+def original(parent, name):
+    """Seconds the program takes on a fresh copy of its input, untraced."""
+    d = fresh(parent, name)
+    try:
+        t = time.monotonic()
+        subprocess.run(programs.PROGRAMS[name][2], cwd=d, env=programs.env(), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.monotonic() - t
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def replay(loadgen, rec, parent, timing):
+    """One replay by one client: the result's first run."""
+    j = os.path.join(parent, "replay.json")
+    p = subprocess.run([loadgen, "-q", "--monitor", "off", "-D", parent, "-c", rec,
+                        "--replay-timing", timing, "--json", j, "1"],
+                       capture_output=True, text=True, timeout=900)
+    if p.returncode != 0:
+        raise SystemExit(f"replay of {rec} failed (exit {p.returncode}):\n{p.stdout}{p.stderr}")
+    with open(j) as f:
+        return json.load(f)["runs"][0]
+
+
+def record(loadgen, parent, name, out):
+    d = fresh(parent, name)
+    try:
+        p = subprocess.run([loadgen, "record", "-o", out, "-C", d, "--",
+                            *programs.PROGRAMS[name][2]], env=programs.env(),
+                           capture_output=True, text=True, timeout=900)
+        if p.returncode != 0:
+            raise SystemExit(f"loadgen record of {name} failed (exit {p.returncode}):\n"
+                             f"{p.stderr}")
+        return p.stderr
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def measure(loadgen, parent, name, runs):
+    rec = os.path.join(parent, f"{name}.yaml")
+    summary = record(loadgen, parent, name, rec)
+    with open(rec) as f:
+        doc = yaml.safe_load(f)
+    exe, calls = bare_replay.build(doc, parent)
+    orig, timed, afap, floor = [], [], [], []
+    for _ in range(runs):  # alternating, so a drift of the machine hits both sides
+        orig.append(original(parent, name))
+        timed.append(replay(loadgen, rec, parent, "original")["duration_s"])
+        a = replay(loadgen, rec, parent, "afap")
+        afap.append(a["ops_per_s"])
+        b = bare_replay.run(exe, parent)
+        floor.append(b["ops"] / b["seconds"])
+    if a["ops"] != calls:
+        raise SystemExit(f"{name}: loadgen made {a['ops']} calls, the floor {calls}")
+    o, t = statistics.median(orig), statistics.median(timed)
+    return {"program": name, "streams": len(doc["streams"]), "calls": calls,
+            "original_s": o, "replay_s": t, "timing_error": abs(t - o) / o,
+            "afap_ops_s": statistics.median(afap), "floor_ops_s": statistics.median(floor),
+            "afap_ratio": statistics.median(afap) / statistics.median(floor),
+            "record_summary": summary.strip().splitlines()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("build")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--dir", default=None, help="where inputs and replays go (default: /tmp)")
+    ap.add_argument("--only", default=",".join(programs.PROGRAMS))
+    ap.add_argument("--json", help="write the rows here")
+    args = ap.parse_args()
+    loadgen = os.path.join(os.path.abspath(args.build), "loadgen")
+    parent = tempfile.mkdtemp(prefix="replay-bench.", dir=args.dir)
+    rows, ok = [], True
+    try:
+        for name in args.only.split(","):
+            if programs.missing(name):
+                print(f"{name}: skipped, {programs.missing(name)} is not installed")
+                continue
+            rows.append(measure(loadgen, parent, name, args.runs))
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)
+    print(f"{'program':8} {'streams':>7} {'calls':>6} {'original s':>10} {'replay s':>9} "
+          f"{'error':>6} {'afap ops/s':>10} {'floor ops/s':>11} {'ratio':>5}")
+    for r in rows:
+        t_ok = r["timing_error"] <= TIMING_TARGET
+        a_ok = r["afap_ratio"] >= AFAP_TARGET
+        ok = ok and t_ok and a_ok
+        print(f"{r['program']:8} {r['streams']:7} {r['calls']:6} {r['original_s']:10.3f} "
+              f"{r['replay_s']:9.3f} {100 * r['timing_error']:5.1f}%{'' if t_ok else '!'} "
+              f"{r['afap_ops_s']:10.0f} {r['floor_ops_s']:11.0f} {r['afap_ratio']:5.2f}"
+              f"{'' if a_ok else '!'}")
+    print(f"targets: timing error <= {100 * TIMING_TARGET:.0f} % per program, afap/floor >= "
+          f"{AFAP_TARGET}; medians of {args.runs} runs each ('!': missed)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    sys.exit(0 if ok and rows else 1)
+
+
+if __name__ == "__main__":
+    main()
