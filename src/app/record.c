@@ -447,7 +447,7 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 	static const struct lg_tree_entry empty; /* an empty tree, not "infer it" */
 	char err[1024] = "", tracer[512], *tmp = NULL;
 	const char *in_name = r->c.keep_trace ? r->c.keep_trace : "strace's trace";
-	FILE *in = lg_rec_trace_open(r->trace), *out = NULL;
+	FILE *in = fopen(r->trace, "r"), *out = NULL;
 	int rc = in ? open_tmp(r->c.out, &tmp, &out) : -errno;
 	struct lg_trace_opts o = {
 		.dir = r->dir, .overhead_ns = r->overhead_ns,

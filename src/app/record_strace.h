@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -65,12 +64,6 @@ int lg_rec_strace_run(const struct lg_rec_strace *s, const char *dir, char *cons
  * detaches, the process goes on). 0, a negative errno with err, or -EINTR. */
 int lg_rec_strace_attach(const struct lg_rec_strace *s, pid_t pid, uint64_t for_ns,
 			 const char *trace_path, char *err, size_t errlen);
-
-/* Open the trace at path for the converter, without the lines strace writes when it
- * detaches from a call that has not returned ("... <detached ...>", at the end of an
- * --attach trace: no result, so nothing to replay). The lines before keep their
- * numbers. NULL with errno set on failure. */
-FILE *lg_rec_trace_open(const char *path);
 
 /* Whether cmd (a name looked up in PATH, or a path relative to dir) can be run. */
 bool lg_rec_command_found(const char *cmd, const char *dir);

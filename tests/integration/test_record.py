@@ -5,9 +5,8 @@ summary on stderr and in the YAML (streams, the recorded exit status, the calls 
 with an example, setup holding the input tree); a failing program is recorded with its
 status; --keep-trace; Ctrl-C leaves no process and no temporary file; bad input (no
 strace in PATH, a directory that does not exist, no command) exits 2 with a clear message.
-Each recorded workload is then replayed by 2 clients (status complete, no errors) once
-the loader knows `streams:` (until then that part is skipped, saying so). A program that
-is not installed skips its part (exit 77); .ci/run installs them all."""
+Each recorded workload is then replayed by 2 clients (status complete, no errors). A
+program that is not installed skips its part (exit 77); .ci/run installs them all."""
 import os
 import re
 import shutil
@@ -129,20 +128,8 @@ def recorded(what, d, cmd, min_streams=1, status=0, **kw):
     return p, m, y, out
 
 
-# Replay needs the loader's streams: support (issue 27, branch i27-streams). Until it is
-# merged the replays below are skipped, and run by themselves once it is.
-probe = write(os.path.join(top, "probe.yaml"),
-              'name: probe\nstreams:\n  - name: "1 x"\n    steps:\n      - mkdir: "${client}"\n'
-              'cleanup:\n  - rmdir: "${client}"\n')
-STREAMS = subprocess.run([LOADGEN, "show", probe], capture_output=True, text=True).returncode == 0
-if not STREAMS:
-    skip("replays of the recorded workloads: this loadgen does not load `streams:` yet")
-
-
 def replay(what, out):
     """2 clients replay the recorded workload once: status complete, no errors."""
-    if not STREAMS:
-        return
     target = tmpdir()
     res = run(["-q", "--run-once", "-D", target, "-c", out, "2"], workdir=tmpdir())
     check(res.rc == 0 and res.json is not None, "%s: replayed by 2 clients" % what, res)
@@ -254,6 +241,7 @@ write(os.path.join(d, "here"), "x\n")
 p, m, y, out = recorded("fail", d, ["sh", "-c", "cat here missing; exit 3"], status=3)
 check(re.search(r"^\s+- \w+: \{?.*\$\{client\}/missing.*expect: ENOENT", y.get("streams", ""),
                 re.M), "fail: the traced ENOENT kept as the step's expectation")
+replay("fail", out)
 
 # --- an strace that refuses --seccomp-bpf (an older kernel): recorded without it --------
 fake = os.path.join(top, "fakebin")
@@ -328,6 +316,7 @@ check("without --seccomp-bpf" in p.err, "--attach: says it traces without --secc
 check(alive, "--attach: the process goes on after the recording")
 kept = re.search(r"calls kept: (\d+)", p.err)
 check(kept and int(kept.group(1)) > 0, "--attach: its calls on f kept", p)
+replay("--attach", os.path.join(top, "att.yaml"))
 no_leftovers(top, "--attach")
 
 shutil.rmtree(top)
