@@ -540,7 +540,6 @@ int lg_record_main(int argc, char **argv)
 	if (status == EXIT_INTERRUPT) {
 		lg_rec_kill_orphans();
 		fprintf(stderr, "loadgen record: interrupted: nothing written\n");
-		status = EXIT_INTERRUPT;
 	}
 	lg_rec_tree_clear(&r.tree);
 	free(r.command);
