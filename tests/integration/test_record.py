@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 
 from lgtest import LOADGEN, check, run, skip, tmpdir, write
@@ -130,8 +131,9 @@ def recorded(what, d, cmd, min_streams=1, status=0, **kw):
 
 def replay(what, out):
     """2 clients replay the recorded workload once: status complete, no errors."""
-    target = tmpdir()
-    res = run(["-q", "--run-once", "-D", target, "-c", out, "2"], workdir=tmpdir())
+    target = tempfile.mkdtemp(prefix="replay.", dir=top)  # removed with top
+    res = run(["-q", "--run-once", "-D", target, "-c", out, "2"],
+              workdir=tempfile.mkdtemp(prefix="result.", dir=top))
     check(res.rc == 0 and res.json is not None, "%s: replayed by 2 clients" % what, res)
     r = res.json["runs"][0]
     check(r["status"] == "complete" and r["errors"] == 0,
