@@ -171,6 +171,8 @@ static void test_trace(void **state)
 	assert_int_equal(import(path_of("t.strace"), "-C", path_of("nonexistent"), NULL), 2);
 	assert_non_null(strstr(out[1], "nonexistent: No such file or directory (-C: the "
 				       "directory the trace was recorded in must exist)"));
+	assert_int_equal(import(path_of("t.strace"), "-C", path_of("t.strace"), NULL), 2);
+	assert_non_null(strstr(out[1], "t.strace: Not a directory (-C: the directory"));
 	assert_int_equal(import(path_of("t.strace"), "-C", NULL), 2);
 	assert_non_null(strstr(out[1], "option '-C' needs a value"));
 	assert_int_equal(import(path_of("t.strace"), "-C", dir, "-o", path_of("t.yaml"), NULL), 0);

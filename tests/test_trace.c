@@ -16,6 +16,9 @@
 
 #include <cmocka.h>
 
+#include "loadgen/load/yaml_load.h"
+#include "loadgen/model/workload.h"
+
 static char *yaml;                  /* the last conversion's output */
 static char err[512];               /* its error */
 static struct lg_trace_summary sum; /* its summary */
@@ -100,8 +103,7 @@ static void test_files(void **state)
 	assert_int_equal(sum.paths_left_out, 2); /* the name opened, the file it is */
 	assert_string_equal(sum.example_left_out, "/lib/libc.so.6");
 	has("  left_out: \"3 calls on 2 paths outside /d (e.g. /lib/libc.so.6)\"\n");
-	has("cleanup:\n  - deltree: \"${client}\"\n");
-	has("  - rmdir: \"${client}\"\n");
+	has("cleanup:\n  - deltree: \"${client}\"\n  - rmdir: \"${client}\"\n");
 }
 
 /* Think times: the tracer's overhead per traced call in the gap is taken off. */
@@ -124,10 +126,7 @@ static void test_think(void **state)
 
 /* Interrupted calls joined; a child that runs before its clone returns; its first call
  * waits for its parent's calls before the clone, and ordering on a shared file. */
-static void test_streams(void **state)
-{
-	(void)state;
-	assert_int_equal(conv(
+static const char STREAMS[] =
 		L(10, 000000, "execve(\"/bin/sh\", [\"sh\"], 0x1 /* 1 var */) = 0 <0.000100>")
 		L(10, 000200, "openat(AT_FDCWD</d>, \"f\", O_RDWR|O_CREAT, 0644) = 3</d/f> <0.000010>")
 		L(10, 000300, "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>")
@@ -141,7 +140,12 @@ static void test_streams(void **state)
 		L(11, 000900, "close(3</d/f>) = 0 <0.000010>")
 		L(11, 001000, "+++ exited with 0 +++")
 		L(10, 001100, "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=11} ---")
-		L(10, 001200, "close(3</d/f>) = 0 <0.000010>")), 0);
+		L(10, 001200, "close(3</d/f>) = 0 <0.000010>");
+
+static void test_streams(void **state)
+{
+	(void)state;
+	assert_int_equal(conv(STREAMS), 0);
 	has("  - name: \"10 sh\"\n    steps:\n"
 	    "      - create: {path: \"${client}/f\", as: t10.fd3, flags: [rdwr]}\n");
 	/* the child's first call: after the parent's first call, no think (it ran first) */
@@ -150,9 +154,10 @@ static void test_streams(void **state)
 	/* the parent's read waits for the child's write on the slot (and is joined) */
 	has("      - after: {stream: \"11 cat\", calls: 1}\n      - think: 300us\n"
 	    "      - read: {file: t10.fd3, size: 4096}\n");
-	/* the child's open of f: after the parent's create of f (not its read: another
-	 * resource, the slot), which its first step already waited for */
-	has("      - write: {file: t10.fd3, size: 3}\n      - think: 440us\n"
+	/* the child's open of f: after the parent's read of f (the file's data: a resource
+	 * of the calls on its slots too) */
+	has("      - write: {file: t10.fd3, size: 3}\n"
+	    "      - after: {stream: \"10 sh\", calls: 2}\n      - think: 440us\n"
 	    "      - open: {path: \"${client}/f\", as: t11.fd4, flags: [read]}\n");
 	/* the child's close of the inherited fd is not replayed, the parent's is */
 	assert_int_equal(sum.n_not_replayed, 1);
@@ -207,8 +212,7 @@ static void test_detached(void **state)
 		L(11, 000200, "write(4</d/b>, \"x\", 1 <detached ...>")
 		L(10, 000300, "<... read resumed> <detached ...>")), 0);
 	has("      - mkdir: {path: \"${client}/a\"}\n");
-	hasnt("read:");
-	hasnt("write:");
+	hasnt("read:"), hasnt("write:");
 }
 
 /* A pid used again after its process exited: another stream, named apart. */
@@ -306,8 +310,8 @@ static void test_calls(void **state)
 	has("      - statx: {file: t10.fd3}\n");
 	has("      - access: {path: \"${client}/f\", mode: [read, write]}\n");
 	has("      - access: {path: \"${client}/f\"}\n");
-	has("      - fsync: {file: t10.fd3}\n");
-	has("      - sync_file_range: {file: t10.fd3, offset: 0, size: 4096, flags: [wait_before, write]}\n");
+	has("      - fsync: {file: t10.fd3}\n      - sync_file_range");
+	has("sync_file_range: {file: t10.fd3, offset: 0, size: 4096, flags: [wait_before, write]}\n");
 	has("      - fadvise: {file: t10.fd3, advice: dontneed, offset: 0, size: 0}\n");
 	has("      - fallocate: {file: t10.fd3, offset: 4096, size: 8192, mode: [keep_size, punch_hole]}\n");
 	has("      - truncate: {file: t10.fd3, size: 10}\n");
@@ -431,9 +435,7 @@ static void test_foreign(void **state)
 		const char *trace, *msg;
 	} cases[] = {
 		{ "1700000000.000100 mkdir(\"a\", 0777) = 0 <0.000010>\n",
-		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column at the start of the line (strace -f)" },
-		{ "mkdir(\"a\", 0777) = 0\n",
-		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column" },
+		  "t.txt:1:1: not an strace -f -ttt -T -y trace: no PID column at the start of the line (strace -f -o FILE)" },
 		{ "10 mkdir(\"a\", 0777) = 0 <0.000010>\n",
 		  "t.txt:1:4: not an strace -f -ttt -T -y trace: no timestamp after the PID (strace -ttt)" },
 		{ "10  13:40:00.000100 mkdir(\"a\", 0777) = 0 <0.000010>\n",
@@ -450,6 +452,9 @@ static void test_foreign(void **state)
 		  L(10, 000200, "read(3</d/a>, <unfinished ...>"),
 		  "t.txt:2:1: the trace ends inside a call of 10 (read(3</d/a>,): a truncated trace?" },
 		{ "", "t.txt:1:1: not an strace -f -ttt -T -y trace: the file is empty" },
+		{ "[pid  11] 1700000000.000100 mkdir(\"a\", 0777) = 0 <0.000010>\n",
+		  "t.txt:1:1: not an strace -f -ttt -T -y trace: '[pid N]' prefixes, as strace "
+		  "writes to a terminal: take the trace with -o FILE" },
 		{ L(10, 000100, "read(3</d/a>, <unfinished ...>") L(11, 000200, "mkdir(\"a\", 0777) = 0"),
 		  "t.txt:2:" },
 		{ "name: x\nrun:\n  - stat: a\n", "t.txt:1:1: not an strace -f -ttt -T -y trace:" },
@@ -467,16 +472,14 @@ static void test_sniff(void **state)
 {
 	static const char *const yes[] = {
 		L(10, 000100, "mkdir(\"a\", 0777) = 0 <0.000010>"),
-		"10 mkdir(\"a\", 0777) = 0\n",
-		"mkdir(\"a\", 0777) = 0\n",
+		"10 mkdir(\"a\", 0777) = 0\n", "mkdir(\"a\", 0777) = 0\n",
 		"10    13:40:00 execve(\"/bin/true\", [\"true\"], 0x1 /* 1 var */) = 0\n",
 		"10 1.5 +++ exited with 0 +++\n",
 	};
 	static const char *const no[] = {
 		"name: x\nrun:\n  - stat: a\n",
 		"NTCreateX \"\\clients\\client1\" 0x1 0x2 1 NT_STATUS_OK\n",
-		"# a comment(x) = 1\n",
-		"",
+		"# a comment(x) = 1\n", "",
 	};
 
 	(void)state;
@@ -484,6 +487,38 @@ static void test_sniff(void **state)
 		assert_true(lg_trace_sniff(yes[i], strlen(yes[i])));
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		assert_false(lg_trace_sniff(no[i], strlen(no[i])));
+}
+
+/* What the converter writes, the YAML loader reads: each test's trace, and the tree. */
+static void test_loads(void **state)
+{
+	static const char *const traces[] = {
+		CALLS,
+		STREAMS,
+	};
+	struct lg_tree_entry tree[] = {
+		{ .rel = "a", .type = 'd' },
+		{ .rel = "a/f", .type = 'f', .size = 1048577 },
+		{ .rel = "a/l", .type = 'l', .target = "f" },
+	};
+	struct lg_trace_opts o = { .dir = "/d", .tree = tree, .ntree = 3, .command = "x y",
+				   .overhead_ns = 1000 };
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof(traces) / sizeof(traces[0]); i++) {
+		struct lg_workload *wl = NULL;
+		char e[1024];
+
+		if (i < sizeof(traces) / sizeof(traces[0]))
+			assert_int_equal(conv(traces[i]), 0);
+		else
+			assert_int_equal(conv_with(traces[1], &o), 0);
+		if (lg_yaml_load("t.yaml", yaml, strlen(yaml), NULL, 0, 2, &wl, e, sizeof(e))) {
+			fprintf(stderr, "%s\n%s\n", e, yaml);
+			fail();
+		}
+		lg_workload_destroy(wl);
+	}
 }
 
 /* Every cut of a trace converts or is refused, never more: a truncated last line is a
@@ -548,13 +583,15 @@ static void test_large(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_files),    cmocka_unit_test(test_think),
-		cmocka_unit_test(test_streams),  cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_detached), cmocka_unit_test(test_reuse),    cmocka_unit_test(test_names),
-		cmocka_unit_test(test_cwd),      cmocka_unit_test(test_calls),    cmocka_unit_test(test_symlinks),
-		cmocka_unit_test(test_tree),     cmocka_unit_test(test_infer),
-		cmocka_unit_test(test_foreign),  cmocka_unit_test(test_sniff),
-		cmocka_unit_test(test_cuts),     cmocka_unit_test(test_large),
+		cmocka_unit_test(test_files),   cmocka_unit_test(test_think),
+		cmocka_unit_test(test_streams), cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_names),   cmocka_unit_test(test_detached),
+		cmocka_unit_test(test_reuse),   cmocka_unit_test(test_cwd),
+		cmocka_unit_test(test_calls),   cmocka_unit_test(test_symlinks),
+		cmocka_unit_test(test_tree),    cmocka_unit_test(test_infer),
+		cmocka_unit_test(test_foreign), cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_loads),   cmocka_unit_test(test_cuts),
+		cmocka_unit_test(test_large),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

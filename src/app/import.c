@@ -113,62 +113,76 @@ static void tell(const struct lg_trace_summary *s, const char *dir)
 			(unsigned long long)s->not_replayed[i].count);
 }
 
-/* Convert the strace trace text of path, recorded in dir, into YAML text *yaml. */
-static int convert(const char *path, const char *text, size_t len, const char *dir,
-		   char **yaml, size_t *ylen)
+/* Whether path is an strace trace, from its start (a trace may be larger than any
+ * loadfile, so it is not read whole). */
+static bool is_trace(const char *path)
 {
-	struct lg_trace_opts o = { .dir = dir, .tracer = "strace (imported)" };
-	struct lg_trace_summary sum;
-	FILE *in = fmemopen((void *)text, len, "r"), *out = open_memstream(yaml, ylen);
-	char err[1024] = "";
-	int rc = in && out ? 0 : -errno;
+	static char head[64 << 10];
+	struct stat st;
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
 
-	if (!rc)
+	if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		n = fread(head, 1, sizeof(head), f);
+	if (f)
+		fclose(f);
+	return n && lg_trace_sniff(head, n);
+}
+
+/* Convert the strace trace path, recorded in dir (-C), into YAML text *yaml. */
+static int convert(const char *path, const char *dir, char **yaml, size_t *ylen)
+{
+	struct lg_trace_opts o = { .tracer = "strace (imported)" };
+	struct lg_trace_summary sum;
+	char err[1024] = "", *real = realpath(dir, NULL);
+	struct stat st;
+	FILE *in = NULL, *out = NULL;
+	int rc = 0;
+
+	if (!real || stat(real, &st) || !S_ISDIR(st.st_mode)) {
+		rc = real && !S_ISDIR(st.st_mode) ? -ENOTDIR : -errno;
+		snprintf(err, sizeof(err), "%s: %s (-C: the directory the trace was recorded in "
+			 "must exist)", dir, strerror(-rc));
+	} else if (!(in = fopen(path, "r")) || !(out = open_memstream(yaml, ylen))) {
+		rc = -errno;
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+	} else {
+		o.dir = real;
 		rc = lg_trace_convert(in, path, &o, out, &sum, err, sizeof(err));
+	}
 	if (in)
 		fclose(in);
 	if (out)
 		fclose(out);
 	if (rc)
-		fprintf(stderr, "loadgen import: %s\n", err[0] ? err : strerror(-rc));
+		fprintf(stderr, "loadgen import: %s\n", err);
 	else
-		tell(&sum, dir);
+		tell(&sum, real);
+	free(real);
 	return rc;
 }
 
 /* Load path as a run would: dbench by content, else YAML with its defaults; or an
- * strace trace (by content) converted with dir (-C). *yaml: the converted text. */
+ * strace trace (by content) converted with dir (-C). *yaml: the converted text. 0, a
+ * negative errno (the message printed), or one of these usage errors: */
+enum { TRACE_WITHOUT_C = 1, C_WITHOUT_TRACE = 2 };
 static int load(const char *path, const char *dir, struct lg_workload **wl, char **yaml,
 		size_t *ylen)
 {
-	char err[1024], *text = NULL, *real = NULL;
+	char err[1024], *text = NULL;
 	size_t len = 0;
-	int rc = lg_loadfile_read(path, &text, &len);
+	int rc;
 
-	if (rc) {
+	if (is_trace(path))
+		return dir ? convert(path, dir, yaml, ylen) : TRACE_WITHOUT_C;
+	if ((rc = lg_loadfile_read(path, &text, &len)))
 		snprintf(err, sizeof(err), "%s: %s", path, lg_loadfile_strerror(rc));
-	} else if (lg_trace_sniff(text, len)) {
-		if (!dir) {
-			free(text);
-			return -EDESTADDRREQ;
-		}
-		if (!(real = realpath(dir, NULL))) {
-			rc = -errno;
-			snprintf(err, sizeof(err), "%s: %s (-C: the directory the trace was recorded "
-				 "in must exist)", dir, strerror(-rc));
-		} else {
-			rc = convert(path, text, len, real, yaml, ylen);
-			err[0] = '\0';
-		}
-	} else if (dir) {
-		free(text);
-		return -EISDIR;
-	} else {
+	else if (dir)
+		rc = C_WITHOUT_TRACE;
+	else
 		rc = lg_loadfile_compile(path, text, len, NULL, 0, 1, wl, err, sizeof(err));
-	}
-	if (rc && err[0])
+	if (rc < 0)
 		fprintf(stderr, "loadgen import: %s\n", err);
-	free(real);
 	free(text);
 	return rc;
 }
@@ -217,10 +231,10 @@ int lg_import_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = load(in, dir, &wl, &yaml, &ylen);
-	if (rc == -EDESTADDRREQ)
+	if (rc == TRACE_WITHOUT_C)
 		return bad_usage("an strace trace needs -C DIR, the directory it was recorded in: ",
 				 in);
-	if (rc == -EISDIR)
+	if (rc == C_WITHOUT_TRACE)
 		return bad_usage("-C is for strace traces, and this is a loadfile: ", in);
 	if (!rc)
 		rc = write_out(out, wl, yaml, ylen);

@@ -40,9 +40,12 @@ static int columns(struct src *f, const char *s, long *tid, uint64_t *ns, const 
 	char *end;
 	uint64_t frac = 0, scale = 1000000000;
 
+	if (!strncmp(p, "[pid ", 5))
+		return foreign(f, 0, "'[pid N]' prefixes, as strace writes to a terminal: take the "
+			       "trace with -o FILE");
 	if (!isdigit((unsigned char)*p) || (*tid = strtol(p, &end, 10), *end != ' '))
 		return foreign(f, 0, isdigit((unsigned char)*p) || strchr(s, '(')
-			? "no PID column at the start of the line (strace -f)"
+			? "no PID column at the start of the line (strace -f -o FILE)"
 			: "expected 'PID SECONDS.USEC call(...) = RESULT <DURATION>'");
 	for (p = end; *p == ' '; p++)
 		;

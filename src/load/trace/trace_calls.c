@@ -83,13 +83,15 @@ struct tr_slot *tr_file_arg(struct tr_ctx *c, struct tr_task *t, const struct tr
 	return s;
 }
 
-/* Write op on slot s with the arguments already in c->args after "file: s". */
+/* Write op on slot s with the arguments already in c->args after "file: s". Its
+ * resources: the slot, and the file the slot opened (its data: a read through one slot
+ * waits for a write through another). */
 static int fstep(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const char *op,
-		 struct tr_slot *s, struct tr_path *also)
+		 struct tr_slot *s)
 {
-	struct tr_res *res[2] = { &s->res, also ? &also->res : NULL };
+	struct tr_res *res[2] = { &s->res, s->path ? &s->path->res : NULL };
 
-	return tr_step(c, t, k, op, res, also ? 2 : 1);
+	return tr_step(c, t, k, op, res, 2);
 }
 
 static int begin_file(struct tr_ctx *c, struct tr_slot *s)
@@ -127,7 +129,7 @@ int tr_h_close(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	}
 	begin_file(c, s);
 	s->closed = true;
-	return fstep(c, t, k, "close", s, NULL);
+	return fstep(c, t, k, "close", s);
 }
 
 /* The bytes a readv/writev asked for: the sum of its iov_len. */
@@ -171,7 +173,7 @@ int tr_h_rw(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 		if (!pos)
 			s->pos = end;
 	}
-	return fstep(c, t, k, write ? "write" : "read", s, NULL);
+	return fstep(c, t, k, write ? "write" : "read", s);
 }
 
 static const struct tr_word whences[] = {
@@ -196,7 +198,7 @@ int tr_h_lseek(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 		tr_argf(c, "whence: %s", w->yaml);
 	if (ok(k))
 		s->pos = (uint64_t)k->ret;
-	return fstep(c, t, k, "seek", s, NULL);
+	return fstep(c, t, k, "seek", s);
 }
 
 /* fsync, fdatasync, syncfs, fstat: the file alone (sp->op). */
@@ -210,7 +212,7 @@ int tr_h_fd(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	begin_file(c, s);
 	if (sp->variant & TR_STATBUF)
 		tr_seen_stat(c, s->path, k->na > 1 ? &k->a[1] : NULL, ok(k));
-	return fstep(c, t, k, sp->op, s, NULL);
+	return fstep(c, t, k, sp->op, s);
 }
 
 static const struct tr_word sfr_flags[] = {
@@ -256,7 +258,7 @@ int tr_h_range(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	}
 	if (ok(k) && s->path && strcmp(sp->op, "sync_file_range") && strcmp(sp->op, "fadvise"))
 		s->path->modified = true;
-	return fstep(c, t, k, sp->op, s, NULL);
+	return fstep(c, t, k, sp->op, s);
 }
 
 int tr_h_getdents(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
@@ -271,7 +273,7 @@ int tr_h_getdents(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 	tr_argf(c, "size: %lld", num(k, 2));
 	if (ok(k))
 		tr_use(c, s->path, false, true);
-	return fstep(c, t, k, "getdents", s, s->path);
+	return fstep(c, t, k, "getdents", s);
 }
 
 /* dup, dup2, dup3, fcntl(F_DUPFD...): the new fd refers to the same slot. */

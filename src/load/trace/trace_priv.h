@@ -1,7 +1,8 @@
-/* The strace converter's internals: a line of the trace parsed into a call (trace_parse.c),
- * the traced processes with their fd tables, cwds and file slots (trace_state.c), the
- * calls mapped to steps (trace_calls.c), the streams, ordering and think times and the
- * YAML around them (trace_emit.c), small containers (trace_util.c).
+/* The strace converter's internals: the lines of a trace (trace.c), one parsed into a call
+ * (trace_parse.c), the traced processes with their fd tables, cwds and file slots
+ * (trace_state.c), the calls mapped to steps (trace_table.c names them; trace_calls.c:
+ * calls on open files, trace_paths.c: on paths), the streams, ordering and think times
+ * and the YAML around them (trace_out.c), small containers (trace_util.c).
  *
  * Everything is found through hash tables (paths, tids, slot names), so a trace converts
  * in time linear in its length. The table is a small open-addressing one (trace_util.c):
@@ -211,7 +212,7 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 /* Append ", key: "${client}/rel"" to c->args. */
 int tr_arg_path(struct tr_ctx *c, const char *key, const char *rel);
 
-/* trace_paths.c: the call table into c->specs; one traced call (0 or -ENOMEM). */
+/* trace_table.c: the call table into c->specs; one traced call (0 or -ENOMEM). */
 int tr_specs(struct tr_ctx *c);
 int tr_call(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k);
 
