@@ -17,6 +17,7 @@
 #include "loadgen/run/coord.h"
 #include "loadgen/run/engine.h"
 #include "loadgen/app/import.h"
+#include "loadgen/app/record.h"
 #include "loadgen/output/report.h"
 #include "loadgen/env/monitor.h"
 #include "loadgen/compare/report_html.h"
@@ -95,6 +96,8 @@ static void usage(FILE *f)
 		"       loadgen calibrate [run options] NCLIENTS  the machine's spread between\n"
 		"                                batches, for compare (see calibrate --help)\n"
 		"       loadgen import DBENCH_LOADFILE|STRACE_TRACE [-o FILE.yaml] [-C DIR]\n"
+		"       loadgen record -o FILE.yaml [-C DIR] -- COMMAND [ARGS...]\n"
+		"           (see loadgen record --help)\n"
 		"       loadgen report RESULT.json... [-o FILE.html] (see loadgen report --help)\n"
 		"       loadgen ab (-D DIR -D DIR ... | --variant NAME=CMD ...) --rounds N NCLIENTS\n"
 		"           (see loadgen ab --help)\n"
@@ -346,8 +349,8 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 /* NCLIENTS that is no client count (why says so): maybe a misspelt subcommand. */
 static int bad_nclients(const char *arg, const char *why)
 {
-	static const char *const subs[] = { "ab", "calibrate", "compare", "import", "report",
-					    "show", NULL };
+	static const char *const subs[] = { "ab", "calibrate", "compare", "import", "record",
+					    "report", "show", NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, arg);
@@ -443,6 +446,8 @@ int main(int argc, char **argv)
 		return lg_import_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "show") == 0)
 		return lg_show_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "record") == 0)
+		return lg_record_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
 	if (!status)
 		status = lg_runs_join_ranks(&cfg);

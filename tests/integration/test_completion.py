@@ -51,7 +51,7 @@ def complete(line):
         "source %s" % BASH_COMPLETION,
         "source %s" % shlex.quote(script),
         # compopt works only inside a real completion: record what was asked instead.
-        "compopt() { printf 'compopt %s\\n' \"$*\" >&2; }",
+        "compopt() { local IFS=' '; printf 'compopt %s\\n' \"$*\" >&2; }",
         "cd %s" % shlex.quote(work),
         "COMP_WORDS=(%s)" % " ".join(shlex.quote(w) for w in words),
         "COMP_CWORD=%d" % (len(words) - 1),
@@ -90,7 +90,7 @@ expect("loadgen -c ", want=shipped + ["my.yaml", "results"])
 expect("loadgen -c file", exact=["fileserver"])
 expect("loadgen --loadfile=var", exact=["varmail"])
 expect("loadgen -q --loadfile net", exact=["netbench"])
-expect("loadgen ", exact=["ab", "calibrate", "compare", "import", "report", "show"])
+expect("loadgen ", exact=["ab", "calibrate", "compare", "import", "record", "report", "show"])
 expect("loadgen ab --ro", exact=["--rounds"])
 expect("loadgen co", exact=["compare"])
 expect("loadgen compare ", exact=RESULTS)  # not cmp.json, pairs.json: not results
@@ -123,7 +123,7 @@ expect("loadgen --resolve s", exact=["samba", "stat"])
 # Each option once (ab's help wraps a line that starts with --variant; ab --help and the
 # run options share -D, --json, --seed), and not the run options ab refuses.
 for line in ("loadgen ab --", "loadgen -", "loadgen compare --", "loadgen report -",
-             "loadgen calibrate --"):
+             "loadgen calibrate --", "loadgen record -"):
     got = complete(line)
     check(len(got) == len(set(got)), "%r offers each option once (got %s)" % (
         line, [o for o in got if got.count(o) > 1]))
@@ -137,4 +137,19 @@ expect("loadgen calibrate --", want=["--batches", "--gap", "--store", "--from", 
 expect("loadgen calibrate -c file", exact=["fileserver"])
 expect("loadgen calibrate --from ", exact=RESULTS)
 expect("loadgen calibrate --batches ", exact=[])
+# record: its options, -o a YAML file, -C a directory, --attach a PID, then the command's
+# own completion after "--" (or after the command's name)
+expect("loadgen rec", exact=["record"])
+expect("loadgen record --", want=["--output", "--directory", "--attach", "--for",
+                                  "--keep-trace", "--name", "--"], absent=["--loadfile"])
+expect("loadgen record -o ", exact=["my.yaml", "p.yaml", "results"])
+expect("loadgen record -o x.yaml -C ", exact=["results"])
+expect("loadgen record --attach %d" % os.getpid(), want=[str(os.getpid())])
+expect("loadgen record -o x.yaml -- tru", want=["true"])
+expect("loadgen record -o x.yaml -- cat no", exact=["notes.txt"])
+expect("loadgen record -o x.yaml --for ", exact=[])
+# the run's --replay-timing afap|original|scale=X
+expect("loadgen --replay-timing ", exact=["afap", "original", "scale="])
+expect("loadgen --replay-timing s", exact=["scale="])
+check("-o nospace" in complete.compopt, "  ... with no space after scale=")
 shutil.rmtree(top)

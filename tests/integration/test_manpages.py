@@ -18,6 +18,7 @@ from lgtest import LOADGEN, SOURCE, check
 
 MANDIR = os.path.join(os.path.dirname(LOADGEN), "man")
 PAGES = {"loadgen": None, "loadgen-compare": "compare", "loadgen-ab": "ab", "loadgen-import": "import",
+         "loadgen-record": "record",
          "loadgen-report": "report", "loadgen-calibrate": "calibrate"}
 OPT = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9-]*")
 

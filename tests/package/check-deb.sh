@@ -23,7 +23,7 @@ debs=("$build"/loadgen_*.deb)
 [ ${#debs[@]} = 1 ] && [ -f "${debs[0]}" ] || fail "expected one $build/loadgen_*.deb"
 deb=$(realpath "${debs[0]}")
 say "built $deb"
-dpkg-deb --field "$deb" Package Version Architecture Section Depends Suggests Maintainer
+dpkg-deb --field "$deb" Package Version Architecture Section Depends Recommends Suggests Maintainer
 dpkg-deb --contents "$deb" | awk '{print "  " $6}'
 
 [ "$(dpkg-deb --field "$deb" Section)" = utils ] || fail "Section is not utils"
@@ -75,7 +75,8 @@ say "loadgen -c fileserver ran the installed loadfile from $work"
 
 # The man pages: installed, found by man, rendered.
 for page in man1/loadgen.1 man1/loadgen-compare.1 man1/loadgen-import.1 \
-	man1/loadgen-report.1 man1/loadgen-ab.1 man1/loadgen-calibrate.1 man5/loadgen-workload.5; do
+	man1/loadgen-report.1 man1/loadgen-ab.1 man1/loadgen-calibrate.1 man1/loadgen-record.1 \
+	man5/loadgen-workload.5; do
 	file=/usr/share/man/$page.gz
 	[ -f "$file" ] || fail "$file not installed"
 	MANWIDTH=80 man --warnings -l "$file" >"$work/page" 2>"$work/err" && [ ! -s "$work/err" ] ||
