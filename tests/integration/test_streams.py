@@ -108,3 +108,34 @@ check(r.rc == 2 and "not a recorded program" in r.err,
       "--replay-timing without streams: exit 2", r)
 r = run(["-D", d, "-c", tw, "--replay-timing", "slow", "2"], json_out=False)
 check(r.rc == 2 and "invalid --replay-timing 'slow'" in r.err, "a bad mode: exit 2", r)
+
+# The same from a real trace: a shell writes f1..f20, and after each a new process (cat)
+# reads it: 21 streams, each cat's open ordered after its file's write by loadgen record.
+# Replayed afap (the cats would otherwise all start at once), 50 runs at 1 to 8 clients.
+import os  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+
+from lgtest import LOADGEN, skip  # noqa: E402
+
+if not shutil.which("strace"):
+    skip("strace is not installed: the recorded half of the ordering test")
+else:
+    prog = os.path.join(d, "prog")
+    os.mkdir(prog)
+    rec = os.path.join(d, "cats.yaml")
+    p = subprocess.run([LOADGEN, "record", "-o", rec, "-C", prog, "--", "sh", "-c",
+                        "for i in $(seq 20); do echo $i > f$i; cat f$i > /dev/null; done"],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0 and "streams: 21" in p.stderr,
+          "a shell and 20 cats recorded as 21 streams", p.stderr)
+    for i in range(50):
+        clients = 1 + i % 8
+        r = run(["-q", "--monitor", "off", "-D", d, "-c", rec, str(clients)])
+        run0 = r.json["runs"][0] if r.json else {}
+        if not (r.rc == 0 and run0.get("errors") == 0 and
+                run0["ops_by_type"]["read"]["bytes_read"] == 51 * clients):
+            check(False, f"recorded run {i + 1} of 50 ({clients} clients): every cat "
+                  "finds its file, with its bytes", r)
+    check(True, "50 replays of the recorded shell and cats at 1 to 8 clients: no ENOENT, "
+          "every byte read")

@@ -331,7 +331,10 @@ int tr_h_symlink(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k,
 		tr_not_replayed(c, t, "symlink");
 		return 0;
 	}
-	snprintf(base, sizeof(base), "%s/%s", c->dir, dir);
+	if ((size_t)snprintf(base, sizeof(base), "%s/%s", c->dir, dir) >= sizeof(base)) {
+		tr_not_replayed(c, t, "symlink of a path too long");
+		return 0;
+	}
 	in = tr_classify(c, base, tg, abs, sizeof(abs));
 	if (in != 1 || strstr(tg, "${")) {
 		tr_not_replayed(c, t, "symlink out of the directory");
