@@ -146,7 +146,9 @@ static void test_streams(void **state)
 {
 	(void)state;
 	assert_int_equal(conv(STREAMS), 0);
-	has("  - name: \"10 sh\"\n    steps:\n"
+	/* the program's first call: its think time counts from the trace's start (its
+	 * exec and the loader's work) */
+	has("  - name: \"10 sh\"\n    steps:\n      - think: 200us\n"
 	    "      - create: {path: \"${client}/f\", as: t10.fd3, flags: [rdwr]}\n");
 	/* the child's first call: after the parent's first call, no think (it ran first) */
 	has("  - name: \"11 cat\"\n    steps:\n      - after: {stream: \"10 sh\", calls: 1}\n"
@@ -224,9 +226,29 @@ static void test_reuse(void **state)
 		L(30, 000100, "mkdir(\"a\", 0777) = 0 <0.000010>")
 		L(30, 000200, "+++ exited with 0 +++")
 		L(30, 000300, "mkdir(\"a/b\", 0777) = 0 <0.000010>")), 0);
-	has("  - name: \"30 a\"\n    steps:\n      - mkdir: {path: \"${client}/a\"}\n"
+	has("  - name: \"30 a\"\n    steps:\n      - think: 100us\n"
+	    "      - mkdir: {path: \"${client}/a\"}\n"
 	    "  - name: \"30.1 proc\"\n    steps:\n      - after: {stream: \"30 a\", calls: 1}\n"
 	    "      - mkdir: {path: \"${client}/a/b\"}\n");
+}
+
+/* A wait4 that reaped a child puts the parent's next call after the child's last; the
+ * time the parent spent waiting (in wait4, on a pipe) is not its think time. */
+static void test_waits(void **state)
+{
+	(void)state;
+	assert_int_equal(conv(
+		L(40, 000000, "mkdir(\"a\", 0777) = 0 <0.000010>")
+		L(40, 000100, "clone(child_stack=NULL, flags=SIGCHLD) = 41 <0.000010>")
+		L(40, 000120, "wait4(-1,  <unfinished ...>")
+		L(41, 000200, "mkdir(\"a/b\", 0777) = 0 <0.000010>")
+		L(41, 000300, "+++ exited with 0 +++")
+		L(40, 000320, "<... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 41 <0.000200>")
+		L(40, 000330, "read(5<pipe:[77]>, \"x\", 1) = 1 <0.000050>")
+		L(40, 000400, "mkdir(\"a/c\", 0777) = 0 <0.000010>")), 0);
+	/* 390 us since mkdir a ended, of which 200 in wait4 and 50 in the pipe's read */
+	has("      - after: {stream: \"41 proc\", calls: 1}\n      - think: 140us\n"
+	    "      - mkdir: {path: \"${client}/a/c\"}\n");
 }
 
 /* cwd: chdir, fchdir, a child inheriting it; dirfds decoded. */
@@ -584,7 +606,7 @@ int main(void)
 		cmocka_unit_test(test_files),   cmocka_unit_test(test_think),
 		cmocka_unit_test(test_streams), cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_names),   cmocka_unit_test(test_detached),
-		cmocka_unit_test(test_reuse),   cmocka_unit_test(test_cwd),
+		cmocka_unit_test(test_reuse), cmocka_unit_test(test_waits),   cmocka_unit_test(test_cwd),
 		cmocka_unit_test(test_calls),   cmocka_unit_test(test_symlinks),
 		cmocka_unit_test(test_tree),    cmocka_unit_test(test_infer),
 		cmocka_unit_test(test_foreign), cmocka_unit_test(test_sniff),

@@ -89,6 +89,36 @@ static bool is_clone(const char *s)
 	       !strncmp(s, "vfork(", 6);
 }
 
+/* A left-out call that waited for another process (for a child, on a pipe, in poll):
+ * its time was not the program's own between two calls, and the replay waits for that
+ * process by itself, so it is no think time. A wait4 or waitid that reaped a child orders
+ * the thread's next call after the child's last. */
+static void waited(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k)
+{
+	static const char *const waits[] = { "wait4", "waitid", "poll", "ppoll", "select",
+					     "pselect6", "epoll_wait", "epoll_pwait", NULL };
+	static const char *const io[] = { "read", "readv", "write", "writev", NULL };
+	bool blocking = false;
+
+	for (size_t i = 0; waits[i] && !blocking; i++)
+		blocking = !strcmp(k->name, waits[i]);
+	for (size_t i = 0; io[i] && !blocking; i++)
+		blocking = !strcmp(k->name, io[i]) && k->na && k->a[0].dec &&
+			   (!strncmp(k->a[0].dec, "pipe:", 5) || !strncmp(k->a[0].dec, "socket:", 7));
+	if (blocking)
+		t->blocked_ns += k->dur_ns;
+	if ((!strcmp(k->name, "wait4") || !strcmp(k->name, "waitid")) && k->has_ret && k->ret > 0) {
+		long pid = (long)k->ret;
+		void **at = tr_map_at(&c->tasks, &pid, sizeof(pid), false, NULL);
+		const struct tr_task *child = at ? *at : NULL;
+
+		if (child && child->stream >= 0 && c->streams[child->stream].ncalls) {
+			t->reaped_stream = child->stream;
+			t->reaped_k = c->streams[child->stream].ncalls;
+		}
+	}
+}
+
 /* One complete call text s (from column col of the line) of t at t_ns. */
 static int call(struct tr_ctx *c, struct src *f, struct tr_task *t, const char *s, size_t col,
 		uint64_t t_ns)
@@ -109,8 +139,10 @@ static int call(struct tr_ctx *c, struct src *f, struct tr_task *t, const char *
 		return 0;
 	if (tr_call(c, t, &k))
 		return -ENOMEM;
-	if (c->sum->calls_kept == kept)
+	if (c->sum->calls_kept == kept) {
 		t->skipped++;
+		waited(c, t, &k);
+	}
 	return 0;
 }
 
@@ -160,6 +192,8 @@ static int line(struct tr_ctx *c, struct src *f, char *s)
 		return 0;
 	if ((rc = columns(f, s, &tid, &ns, &rest)))
 		return rc;
+	if (!c->t0)
+		c->t0 = ns;
 	if (!(t = tr_task(c, tid)))
 		return -ENOMEM;
 	if (!strncmp(rest, "+++ ", 4)) {

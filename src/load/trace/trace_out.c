@@ -28,6 +28,8 @@ static int waits(struct tr_task *t, struct tr_res **res, int nres, bool first, s
 
 	if (first && t->parent_stream >= 0 && t->parent_k)
 		w[n++] = (struct wait){ t->parent_stream, t->parent_k };
+	if (t->reaped_stream >= 0 && t->reaped_stream != t->stream)
+		w[n++] = (struct wait){ t->reaped_stream, t->reaped_k };
 	for (int i = 0; i < nres; i++) {
 		int j;
 
@@ -65,7 +67,7 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 	    struct tr_res **res, int nres)
 {
 	bool first = t->stream < 0;
-	struct wait w[8];
+	struct wait w[9]; /* a clone's, a reaped child's, one per resource */
 	struct tr_stream *s;
 	uint64_t base, oh = c->o->overhead_ns * (1 + t->skipped);
 	const char *e = NULL;
@@ -87,7 +89,11 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 		rc = tr_printf(&s->steps, "      - after: {stream: \"\x01%d\x02\", calls: %" PRIu64 "}\n",
 			       w[i].stream, w[i].k);
 	}
-	base = first ? t->clone_end : t->prev_end;
+	/* a stream's first think time: since the clone that made it, or for the traced
+	 * program itself since the trace began (its exec, the loader's work) */
+	base = !first ? t->prev_end : t->clone_end ? t->clone_end
+		    : t->parent_stream < 0 && t->stream == 0 ? c->t0 : 0;
+	oh += t->blocked_ns; /* time spent waiting for other processes: not thinking */
 	if (!rc && base && k->t_ns > base && k->t_ns - base > oh) {
 		uint64_t ns = k->t_ns - base - oh;
 
@@ -112,6 +118,8 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 	}
 	t->prev_end = k->t_ns + k->dur_ns;
 	t->skipped = 0;
+	t->blocked_ns = 0;
+	t->reaped_stream = -1;
 	c->sum->calls_kept++;
 	return 0;
 }

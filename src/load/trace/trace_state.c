@@ -48,6 +48,7 @@ static struct tr_task *new_task(struct tr_ctx *c, long tid)
 	t->tid = tid;
 	t->stream = -1;
 	t->parent_stream = -1;
+	t->reaped_stream = -1;
 	if ((t->older = *at))
 		t->reuse = t->older->reuse + 1;
 	*at = t;
