@@ -89,24 +89,11 @@ static bool is_clone(const char *s)
 	       !strncmp(s, "vfork(", 6);
 }
 
-/* A left-out call that waited for another process (for a child, on a pipe, in poll):
- * its time was not the program's own between two calls, and the replay waits for that
- * process by itself, so it is no think time. A wait4 or waitid that reaped a child orders
- * the thread's next call after the child's last. */
+/* A left-out wait4 or waitid that reaped a child orders the thread's next call after
+ * the child's last. (The time of every left-out call, a wait for another process or the
+ * loader's work, is taken off the think time in trace_out.c.) */
 static void waited(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k)
 {
-	static const char *const waits[] = { "wait4", "waitid", "poll", "ppoll", "select",
-					     "pselect6", "epoll_wait", "epoll_pwait", NULL };
-	static const char *const io[] = { "read", "readv", "write", "writev", NULL };
-	bool blocking = false;
-
-	for (size_t i = 0; waits[i] && !blocking; i++)
-		blocking = !strcmp(k->name, waits[i]);
-	for (size_t i = 0; io[i] && !blocking; i++)
-		blocking = !strcmp(k->name, io[i]) && k->na && k->a[0].dec &&
-			   (!strncmp(k->a[0].dec, "pipe:", 5) || !strncmp(k->a[0].dec, "socket:", 7));
-	if (blocking)
-		t->blocked_ns += k->dur_ns;
 	if ((!strcmp(k->name, "wait4") || !strcmp(k->name, "waitid")) && k->has_ret && k->ret > 0) {
 		long pid = (long)k->ret;
 		void **at = tr_map_at(&c->tasks, &pid, sizeof(pid), false, NULL);
@@ -141,6 +128,7 @@ static int call(struct tr_ctx *c, struct src *f, struct tr_task *t, const char *
 		return -ENOMEM;
 	if (c->sum->calls_kept == kept) {
 		t->skipped++;
+		t->skipped_ns += k.dur_ns;
 		waited(c, t, &k);
 	}
 	return 0;

@@ -135,8 +135,8 @@ struct tr_task {
 	int stream;             /* index of its stream, -1 until its first kept call */
 	uint64_t prev_end;      /* end of its previous kept call, ns (0: none) */
 	uint64_t skipped;       /* traced calls left out since then */
-	uint64_t blocked_ns;    /* of them, the time of those that waited for another
-				   process (wait4, poll, a pipe): not think time */
+	uint64_t skipped_ns;    /* their time (as traced): waits for other processes, the
+				   loader's work; not think time */
 	int reaped_stream;      /* a child wait4 reaped since then: its stream (-1: none) */
 	uint64_t reaped_k;      /* and its calls, all done before the wait returned */
 	int parent_stream;      /* a child: its parent's stream at the clone (-1: none) */
@@ -173,6 +173,10 @@ struct tr_ctx {
 	size_t nstreams, capstreams;
 	struct tr_task *cloner; /* the last task with a clone <unfinished ...> */
 	uint64_t t0;            /* the trace's first time stamp (the program's exec), ns */
+	uint64_t pure_sum, pure_n; /* gaps between two kept calls of a thread with no traced
+				   call between them: their sum (ns) and number, for the
+				   tracer's cost per gap (trace_out.c) */
+	uint64_t gap_ns;        /* that cost, as used for think times (set when written) */
 	struct tr_buf args;     /* the arguments of the step being written */
 	struct tr_map specs;    /* call name -> its struct tr_spec */
 	bool nomem;             /* an allocation failed: the conversion fails with -ENOMEM */
