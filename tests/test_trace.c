@@ -230,7 +230,7 @@ static void test_reuse(void **state)
 		L(30, 000200, "+++ exited with 0 +++")
 		L(30, 000300, "mkdir(\"a/b\", 0777) = 0 <0.000010>")), 0);
 	has("  - name: \"30 a\"\n    steps:\n      - think: 90us\n"
-	    "      - mkdir: {path: \"${client}/a\"}\n"
+	    "      - mkdir: {path: \"${client}/a\"}\n      - think: 90us\n"
 	    "  - name: \"30.1 proc\"\n    steps:\n      - after: {stream: \"30 a\", calls: 1}\n"
 	    "      - mkdir: {path: \"${client}/a/b\"}\n");
 }
@@ -251,9 +251,12 @@ static void test_waits(void **state)
 		L(40, 000400, "mkdir(\"c\", 0777) = 0 <0.000010>")), 0);
 	/* 390 us since mkdir a ended, of which 10 in the clone, 200 in wait4 and 50 in the
 	 * pipe's read; the child's call shares nothing with the parent's, so only the
-	 * reaping orders them */
-	has("      - after: {stream: \"41 proc\", calls: 1}\n      - think: 130us\n"
+	 * reaping orders them: after the child's end, its time after its last call (till
+	 * its exit: a compiler's work elsewhere) its last think */
+	has("      - after: {stream: \"41 proc\", calls: end}\n      - think: 130us\n"
 	    "      - mkdir: {path: \"${client}/c\"}\n");
+	has("      - stat: {path: \"${client}/x\", follow: true, expect: ENOENT}\n"
+	    "      - think: 90us\ncleanup:");
 }
 
 /* cwd: chdir, fchdir, a child inheriting it; dirfds decoded. */

@@ -117,6 +117,28 @@ static void test_sibling_opens_later(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* 'calls: end' waits for the whole stream, its last think time too; a cycle through an
+ * end is found as well. */
+static void test_after_end(void **state)
+{
+	struct lg_workload *wl = load_ok(
+		"streams:\n"
+		"  - name: a\n    steps:\n      - stat: x\n      - think: 1ms\n"
+		"  - name: b\n    steps:\n      - after: {stream: a, calls: end}\n"
+		"      - stat: y\n");
+
+	(void)state;
+	assert_int_equal(wl->ops[LG_PHASE_RUN][2].kind, LG_OP_AFTER);
+	assert_true(wl->ops[LG_PHASE_RUN][2].count == LG_AFTER_END);
+	lg_workload_destroy(wl);
+	load_fails("streams:\n"
+		   "  - name: a\n    steps:\n      - after: {stream: b, calls: end}\n"
+		   "      - stat: x\n"
+		   "  - name: b\n    steps:\n      - stat: y\n      - after: {stream: a, calls: 1}\n",
+		   "t.yaml:4:9: stream 'a' would wait forever: its 'after' waits for the end, "
+		   "after call 1 of stream 'b'");
+}
+
 /* What the writer writes loads to the same ops and streams. */
 static void test_write_round_trip(void **state)
 {
@@ -195,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streams_compile),
 		cmocka_unit_test(test_sibling_opens_later),
+		cmocka_unit_test(test_after_end),
 		cmocka_unit_test(test_write_round_trip),
 		cmocka_unit_test(test_errors),
 	};

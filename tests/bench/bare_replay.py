@@ -192,8 +192,11 @@ def order(streams):
             steps = s["steps"]
             while pc[i] < len(steps):
                 (op, a), = steps[pc[i]].items()
-                if op == "after" and done[names.index(a["stream"])] < int(a["calls"]):
-                    break
+                if op == "after":
+                    j = names.index(a["stream"])
+                    if (pc[j] < len(streams[j]["steps"]) if a["calls"] == "end"
+                            else done[j] < int(a["calls"])):
+                        break
                 if op not in ("after", "think"):
                     seq.append((op, a))
                     done[i] += 1

@@ -93,7 +93,8 @@ enum lg_op_kind {
 	LG_OP_PICK,            /* control: set variable var to a value in [0, count), in
 				  order flags (enum lg_pick_order) */
 	/* A recorded program's streams (lg_workload.streams); LG_OP_AFTER first of them: */
-	LG_OP_AFTER,           /* control: wait until stream slot has completed count calls */
+	LG_OP_AFTER,           /* control: wait until stream slot has completed count calls
+				  (LG_AFTER_END: until it has ended) */
 	LG_OP_THINK,           /* control: with replay timing, wait until size ns (scaled)
 				  after this stream's previous call ended */
 	LG_OP_KIND_COUNT
@@ -110,6 +111,7 @@ enum lg_offset_mode {
 };
 
 #define LG_NO_SLOT UINT32_MAX /* lg_op.slot / path when the op has none */
+#define LG_AFTER_END UINT64_MAX /* LG_OP_AFTER's count: the stream's end ('calls: end') */
 
 /* lg_op.flags of a STAT, UNLINK, RMDIR, MKDIR or RENAME from a dbench loadfile: resolve
  * each name first as dbench does (ops_dbench.c). No open(2) flag uses this bit. */

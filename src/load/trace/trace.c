@@ -187,6 +187,7 @@ static int line(struct tr_ctx *c, struct src *f, char *s)
 	if (!strncmp(rest, "+++ ", 4)) {
 		free(t->pending);
 		t->pending = NULL;
+		tr_tail(c, t, ns);
 		tr_task_exit(c, t);
 		return 0;
 	}

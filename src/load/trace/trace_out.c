@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "loadgen/model/errnames.h"
+#include "loadgen/model/workload.h"
 
 #define MIB (1024 * 1024)
 
@@ -28,8 +29,9 @@ static int waits(struct tr_task *t, struct tr_res **res, int nres, bool first, s
 
 	if (first && t->parent_stream >= 0 && t->parent_k)
 		w[n++] = (struct wait){ t->parent_stream, t->parent_k };
-	if (t->reaped_stream >= 0 && t->reaped_stream != t->stream)
-		w[n++] = (struct wait){ t->reaped_stream, t->reaped_k };
+	if (t->reaped_stream >= 0 && t->reaped_stream != t->stream) /* the child's end, its
+								       last think time too */
+		w[n++] = (struct wait){ t->reaped_stream, LG_AFTER_END };
 	for (int i = 0; i < nres; i++) {
 		int j;
 
@@ -86,8 +88,11 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 		if ((uintptr_t)*at >= w[i].k) /* an earlier step waited for as much */
 			continue;
 		*at = (void *)(uintptr_t)w[i].k;
-		rc = tr_printf(&s->steps, "      - after: {stream: \"\x01%d\x02\", calls: %" PRIu64 "}\n",
-			       w[i].stream, w[i].k);
+		rc = w[i].k == LG_AFTER_END
+			? tr_printf(&s->steps, "      - after: {stream: \"\x01%d\x02\", calls: end}\n",
+				    w[i].stream)
+			: tr_printf(&s->steps, "      - after: {stream: \"\x01%d\x02\", calls: %"
+				    PRIu64 "}\n", w[i].stream, w[i].k);
 	}
 	/* a stream's first think time: since the clone that made it, or for the traced
 	 * program itself since the trace began (its exec, the loader's work) */
@@ -128,6 +133,21 @@ int tr_step(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k, const 
 	t->reaped_stream = -1;
 	c->sum->calls_kept++;
 	return 0;
+}
+
+void tr_tail(struct tr_ctx *c, struct tr_task *t, uint64_t t_ns)
+{
+	struct tr_stream *s;
+	uint64_t gap;
+
+	if (t->stream < 0 || !t->prev_end || t_ns <= t->prev_end)
+		return;
+	s = &c->streams[t->stream];
+	gap = t_ns - t->prev_end;
+	gap = gap > t->skipped_ns ? gap - t->skipped_ns : 0;
+	if (tr_printf(&s->steps, "\x03%" PRIu64 ":%" PRIu64 "\x04", gap, 1 + t->skipped))
+		c->nomem = true;
+	t->prev_end = 0;
 }
 
 static void qput(FILE *f, const char *key, const char *v)

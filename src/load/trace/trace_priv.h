@@ -186,6 +186,9 @@ struct tr_ctx {
 };
 
 /* trace_state.c: tasks, paths, slots, and writing one step. */
+/* The time a thread spent after its last call on the directory until it exited at t_ns
+ * (a compiler's work, writing elsewhere): the last think time of its stream. */
+void tr_tail(struct tr_ctx *c, struct tr_task *t, uint64_t t_ns);
 struct tr_task *tr_task(struct tr_ctx *c, long tid);
 void tr_task_exit(struct tr_ctx *c, struct tr_task *t);
 /* A child of parent made by a clone (files, fs: CLONE_FILES, CLONE_FS). */

@@ -99,6 +99,10 @@ struct tr_task *tr_task_clone(struct tr_ctx *c, struct tr_task *parent, long tid
 	if (!t)
 		return NULL;
 	memcpy(t->comm, parent->comm, sizeof(t->comm));
+	/* a child the parent reaped before this clone had ended by then: the new child
+	 * starts after it (gcc runs as after cc1 has ended), even before the parent's
+	 * next call on the directory says so */
+	t->reaped_stream = parent->reaped_stream;
 	t->parent_stream = parent->stream;
 	t->parent_k = parent->stream >= 0 ? c->streams[parent->stream].ncalls : 0;
 	if (files) {

@@ -80,7 +80,10 @@ int lg_ycompile_after(struct lg_yctx *c, uint32_t line, const struct lg_ynode *k
 	if (v[0]->kind != LG_YSCALAR)
 		return lg_yfail(c, v[0], "'stream' must be a stream's name, not %s",
 				lg_ykind_name(v[0]));
-	rc = lg_ycount(c, v[1], "calls", &op.count);
+	if (v[1]->kind == LG_YSCALAR && !strcmp(v[1]->text, "end"))
+		op.count = LG_AFTER_END; /* the whole stream, its last think time too */
+	else
+		rc = lg_ycount(c, v[1], "calls", &op.count);
 	if (!rc && op.count == 0)
 		rc = lg_yfail(c, v[1], "'calls' must be at least 1 (waiting for no call is "
 			      "no wait: leave the step out)");
@@ -172,7 +175,7 @@ static int resolve(struct lg_yctx *c, struct lg_ystreams *s)
 		if (j == self)
 			return lg_yfail(c, s->fix[i].name, "'after' in stream '%s' waits for "
 					"its own calls", name);
-		if (op->count > wl->streams[j].calls)
+		if (op->count != LG_AFTER_END && op->count > wl->streams[j].calls)
 			return lg_yfail(c, s->fix[i].name, "'after' waits for call %llu of "
 					"stream '%s', which makes %llu",
 					(unsigned long long)op->count, name,
@@ -206,7 +209,9 @@ static int check_waits(struct lg_yctx *c)
 			while (pc[s] < st->nops) {
 				const struct lg_op *op = &ops[st->first + pc[s]];
 
-				if (op->kind == LG_OP_AFTER && done[op->slot] < op->count)
+				if (op->kind == LG_OP_AFTER && (op->count == LG_AFTER_END ?
+				    pc[op->slot] < wl->streams[op->slot].nops :
+				    done[op->slot] < op->count))
 					break;
 				done[s] += op->kind < LG_OP_LOOP;
 				pc[s]++;
@@ -224,10 +229,11 @@ static int check_waits(struct lg_yctx *c)
 		rc = lg_yfail_at(c, op->line ? op->line - 1 : 0,
 				 lg_workload_col(wl, LG_PHASE_RUN, st->first + pc[s]) ?
 				 lg_workload_col(wl, LG_PHASE_RUN, st->first + pc[s]) - 1 : 0,
-				 "stream '%s' would wait forever: its 'after' waits for call %llu "
+				 "stream '%s' would wait forever: its 'after' waits for %s %llu "
 				 "of stream '%s', which waits in turn (the waits form a cycle)",
-				 st->name, (unsigned long long)op->count,
-				 wl->streams[op->slot].name);
+				 st->name, op->count == LG_AFTER_END ? "the end, after call" : "call",
+				 (unsigned long long)(op->count == LG_AFTER_END ?
+				 wl->streams[op->slot].calls : op->count), wl->streams[op->slot].name);
 	}
 	free(pc);
 	free(done);

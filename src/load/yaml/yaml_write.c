@@ -559,7 +559,10 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 		case LG_OP_AFTER:
 			fprintf(w->f, "%*s- after: {stream: ", indent, "");
 			put_quoted(w->f, w->wl->streams[op->slot].name);
-			fprintf(w->f, ", calls: %" PRIu64 "}\n", op->count);
+			if (op->count == LG_AFTER_END)
+				fputs(", calls: end}\n", w->f);
+			else
+				fprintf(w->f, ", calls: %" PRIu64 "}\n", op->count);
 			i++;
 			break;
 		case LG_OP_THINK:
