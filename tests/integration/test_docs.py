@@ -63,6 +63,11 @@ def wrap(fragment):
 d = tmpdir()
 target = os.path.join(d, "t")
 os.mkdir(target)
+# what the examples of loadgen record trace: tar xf src.tar, in the test's directory
+os.mkdir(os.path.join(d, "src"))
+write(os.path.join(d, "src", "a.txt"), "a\n" * 100)
+subprocess.run(["tar", "cf", "src.tar", "src"], cwd=d, check=True)
+shutil.rmtree(os.path.join(d, "src"))
 n_yaml = n_sh = 0
 for where, lang, text, want in blocks():
     if lang == "yaml":
@@ -93,6 +98,8 @@ for where, lang, text, want in blocks():
         missing += [w for w in words[1:] if w.endswith(".json") and words[0] in
                     ("compare", "report") and not os.path.exists(os.path.join(d, w))]
         missing += [w for w in words if w == "my.yaml"]
+        if words[0] == "record" and "-C" in words:  # a directory of the reader's
+            missing += [w for w in words[words.index("-C") + 1:][:1] if not os.path.isdir(w)]
         if missing:
             print(f"skip: {where}: {cmd} (needs {missing})")
             continue
@@ -105,7 +112,7 @@ for where, lang, text, want in blocks():
                      words[i - 1] not in ("--batches", "--gap")]
             words[1:1] = ["--batches", "3", "--repeat", "2", "--out-dir",
                           tempfile.mkdtemp(dir=d)]
-        if words[0] not in ("import", "compare", "report", "show"):
+        if words[0] not in ("import", "compare", "report", "show", "record"):
             words += ["-q", "-t", "1", "--warmup", "0", "-D", target]
         # calibrate's store goes to the test's directory, never the user's
         proc = subprocess.run([LOADGEN] + words, cwd=d, capture_output=True, text=True,

@@ -321,4 +321,11 @@ check(kept and int(kept.group(1)) > 0, "--attach: its calls on f kept", p)
 replay("--attach", os.path.join(top, "att.yaml"))
 no_leftovers(top, "--attach")
 
+# a program that makes no call in the directory: nothing to replay, exit 2, no file
+d = os.path.join(top, "none")
+os.mkdir(d)
+p = record(["-o", os.path.join(top, "none.yaml"), "-C", d, "--", "ls", "/"])
+check(p.rc == 2 and "made no call on" in p.err and not os.path.exists(
+    os.path.join(top, "none.yaml")), "a program with no call in DIR: exit 2, nothing written", p)
+
 shutil.rmtree(top)

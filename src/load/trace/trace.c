@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,6 +314,12 @@ int lg_trace_convert(FILE *in, const char *in_name, const struct lg_trace_opts *
 	}
 	if (!rc)
 		rc = ends(c, &f, any);
+	if (!rc && !c->nstreams) { /* no workload: nothing would be measured */
+		snprintf(err, errlen, "%s: the program made no call on %s that loadgen replays "
+			 "(%" PRIu64 " calls left out elsewhere): nothing to record; is %s the "
+			 "directory it works in?", in_name, dir, sum->calls_left_out, dir);
+		rc = -EINVAL;
+	}
 	if (!rc && tr_write(c, out))
 		rc = -ENOMEM;
 	if (rc == -ENOMEM)
