@@ -307,6 +307,13 @@ os.mkdir(d)
 loop = subprocess.Popen([sys.executable, "-c", "import time\nwhile True:\n"
                          "    open('f', 'w').write('x')\n    open('f').read()\n"
                          "    time.sleep(0.02)\n"], cwd=d)
+# the input tree is what the directory holds when record attaches: wait for the loop's
+# first f (attached before it, the trace would begin inside the open that makes it)
+for _ in range(500):
+    if os.path.exists(os.path.join(d, "f")):
+        break
+    time.sleep(0.01)
+time.sleep(0.05)
 p = record(["-o", os.path.join(top, "att.yaml"), "--attach", str(loop.pid), "--for", "2s"])
 alive = loop.poll() is None
 loop.kill()
