@@ -447,8 +447,10 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 		lg_engine_begin_execute(e, 0);
 	if (interrupted) /* in setup: the clients leave at once, running no op */
 		lg_engine_set_phase(e, LG_CLOCK_STOP);
-	gate_release(&e->sh->gate, 1);
+	/* the clock before the release: a client may start its first op before the master
+	 * runs again, and that op is measured, so the phase must already have begun */
 	e->t_start = lg_now_ns();
+	gate_release(&e->sh->gate, 1);
 	if (now)
 		lg_engine_set_start(e, e->t_start);
 	rc = lg_engine_watch(e);
