@@ -18,6 +18,7 @@
 #include "loadgen/load/trace.h"
 #include "loadgen/model/paths.h"
 #include "loadgen/load/yaml_write.h"
+#include "tmpout.h"
 
 #define EXIT_USAGE 2
 
@@ -41,33 +42,6 @@ static int bad_usage(const char *msg, const char *arg)
 	return lg_cli_usage_error("import", "%s%s", msg, arg);
 }
 
-/* Open a new temporary file beside out, with the mode a new file gets (mkstemp makes
- * it 0600). *tmp: its name (caller frees). 0 or a negative errno. */
-static int open_tmp(const char *out, char **tmp, FILE **f)
-{
-	mode_t mask = umask(0);
-	int fd, rc = 0;
-
-	umask(mask);
-	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		rc = -errno;
-	} else if (fchmod(fd, 0666 & ~mask) != 0 || !(*f = fdopen(fd, "w"))) {
-		rc = -errno;
-		close(fd);
-		unlink(*tmp);
-	}
-	if (rc) {
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return rc;
-}
-
 /* Write wl, or text (len bytes) when wl is NULL, to out ("-": stdout) through a
  * temporary file and a rename. 0 or a negative errno, with the message printed. */
 static int write_out(const char *out, const struct lg_workload *wl, const char *text,
@@ -76,7 +50,7 @@ static int write_out(const char *out, const struct lg_workload *wl, const char *
 	bool to_stdout = strcmp(out, "-") == 0;
 	char err[512] = "", *tmp = NULL;
 	FILE *f = stdout;
-	int rc = to_stdout ? 0 : open_tmp(out, &tmp, &f);
+	int rc = to_stdout ? 0 : lg_tmpout_open(out, &tmp, &f);
 
 	if (!rc && !wl && fwrite(text, 1, len, f) != len)
 		rc = errno ? -errno : -EIO;

@@ -30,6 +30,7 @@
 #include "loadgen/model/units.h"
 #include "record_strace.h"
 #include "record_tree.h"
+#include "tmpout.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPT 130
@@ -414,32 +415,6 @@ static int trace(struct rec *r)
 	return rc ? EXIT_USAGE : 0;
 }
 
-/* A new temporary file beside out with the mode a new file gets (mkstemp makes it 0600),
- * as import does. *tmp: its name (caller frees). 0 or a negative errno. */
-static int open_tmp(const char *out, char **tmp, FILE **f)
-{
-	mode_t mask = umask(0);
-	int fd, rc = 0;
-
-	umask(mask);
-	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	if ((fd = mkstemp(*tmp)) < 0) {
-		rc = -errno;
-	} else if (fchmod(fd, 0666 & ~mask) != 0 || !(*f = fdopen(fd, "w"))) {
-		rc = -errno;
-		close(fd);
-		unlink(*tmp);
-	}
-	if (rc) {
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return rc;
-}
-
 /* The trace into the workload, written to OUT through a temporary file and a rename.
  * 0 or the exit status, with the message printed. */
 static int convert(struct rec *r, struct lg_trace_summary *sum)
@@ -448,7 +423,7 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 	char err[1024] = "", tracer[512], *tmp = NULL;
 	const char *in_name = r->c.keep_trace ? r->c.keep_trace : "strace's trace";
 	FILE *in = fopen(r->trace, "r"), *out = NULL;
-	int rc = in ? open_tmp(r->c.out, &tmp, &out) : -errno;
+	int rc = in ? lg_tmpout_open(r->c.out, &tmp, &out) : -errno;
 	struct lg_trace_opts o = {
 		.dir = r->dir, .overhead_ns = r->overhead_ns,
 		.tree = r->tree.n ? r->tree.e : &empty, .ntree = r->tree.n,
