@@ -388,12 +388,11 @@ static void stream_name(struct tr_ctx *c, FILE *f, long i)
 
 /* A gap held as "\x03GAP:N\x04" at m (tr_step): GAP less the tracer's cost of its N
  * gaps, which may come out below zero (the cost is an average). */
-static int64_t excess(const struct tr_ctx *c, const char *m, bool *pure)
+static int64_t excess(const struct tr_ctx *c, const char *m)
 {
 	char *end;
 	uint64_t gap = strtoull(m + 1, &end, 10), n = strtoull(end + 1, NULL, 10);
 
-	*pure = n == 1;
 	return (int64_t)gap - (int64_t)(n * c->gap_ns);
 }
 
@@ -410,10 +409,8 @@ static void think_budget(const struct tr_ctx *c, const struct tr_stream *s, doub
 	int64_t total = 0, pos = 0;
 
 	for (; p && (p = memchr(p, '\x03', (size_t)(e - p))); p++) {
-		bool pure;
-		int64_t v = excess(c, p, &pure);
+		int64_t v = excess(c, p);
 
-		(void)pure;
 		total += v;
 		pos += v > 0 ? v : 0;
 	}
@@ -422,11 +419,9 @@ static void think_budget(const struct tr_ctx *c, const struct tr_stream *s, doub
 
 static void think(const struct tr_ctx *c, FILE *f, const char *m, double scale)
 {
-	bool pure;
-	int64_t v = excess(c, m, &pure);
+	int64_t v = excess(c, m);
 	uint64_t ns;
 
-	(void)pure;
 	if (v <= 0 || scale <= 0)
 		return;
 	ns = (uint64_t)((double)v * scale);
