@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,12 +30,15 @@
 #include "loadgen/model/paths.h"
 #include "loadgen/model/units.h"
 #include "record_strace.h"
+#include "record_timing.h"
 #include "record_tree.h"
 #include "tmpout.h"
 
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPT 130
 #define CALIBRATE_CALLS 5000 /* newfstatat calls timed with and without strace */
+#define MAX_TIMING_RUNS 15   /* --timing-runs N: 1 to this */
+#define FIT_WARN 0.10        /* a fitted replay further off than this is said */
 
 /* What the command line asked for. */
 struct rec_cli {
@@ -44,6 +48,7 @@ struct rec_cli {
 	const char *keep_trace; /* --keep-trace FILE; NULL: the trace is removed */
 	pid_t attach;           /* --attach PID; 0: run the command */
 	uint64_t for_ns;        /* --for DURATION (with --attach) */
+	unsigned timing_runs;   /* --timing-runs N; 0: think times from the trace alone */
 	char **cmd;             /* the command and its arguments (NULL-terminated), or NULL */
 };
 
@@ -60,10 +65,14 @@ struct rec {
 	struct lg_rec_tree tree;      /* the directory before the program ran */
 	uint64_t overhead_ns;         /* strace's overhead per traced call */
 	int exit_status;              /* the program's; -1 attached (it goes on) */
+	char backup[PATH_MAX];        /* --timing-runs: the directory's copy, or "" */
+	double untraced_s[MAX_TIMING_RUNS]; /* --timing-runs: the runs' elapsed seconds */
+	double untraced_median;       /* their median */
+	struct lg_rec_fit fit;        /* the think times' fit to it */
 	char kernel[65], date[32];    /* provenance: uname -r, the start in UTC */
 };
 
-enum { OPT_NAME = 256, OPT_KEEP_TRACE, OPT_ATTACH, OPT_FOR };
+enum { OPT_NAME = 256, OPT_KEEP_TRACE, OPT_ATTACH, OPT_FOR, OPT_TIMING_RUNS };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -72,6 +81,7 @@ static const struct option long_options[] = {
 	{ "keep-trace", required_argument, NULL, OPT_KEEP_TRACE },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "for", required_argument, NULL, OPT_FOR },
+	{ "timing-runs", required_argument, NULL, OPT_TIMING_RUNS },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -80,7 +90,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen record -o OUT.yaml [-C DIR] [--name N] [--keep-trace FILE]\n"
-		"                      -- COMMAND [ARGS...]\n"
+		"                      [--timing-runs N] -- COMMAND [ARGS...]\n"
 		"       loadgen record -o OUT.yaml [-C DIR] [--name N] [--keep-trace FILE]\n"
 		"                      --attach PID --for DURATION\n"
 		"Run COMMAND in DIR under strace (or attach to process PID for DURATION) and\n"
@@ -101,6 +111,13 @@ static void usage(FILE *f)
 		"                         (and what it starts) instead of a command\n"
 		"      --for DURATION     with --attach: how long to trace (30s, 2m; a bare\n"
 		"                         number is seconds); the process goes on afterwards\n"
+		"      --timing-runs N    first run COMMAND N times without strace, each on DIR\n"
+		"                         as it was (copied beside DIR and put back after each\n"
+		"                         run), and fit the think times to their median: the\n"
+		"                         command runs N + 1 times, with its side effects\n"
+		"                         outside DIR. Without it the think times are estimated\n"
+		"                         from the trace, where strace's own cost is most of\n"
+		"                         each gap (see loadgen-record(1))\n"
 		"  -h, --help             this help\n"
 		"Exit status: 0 recorded (whatever the program's own exit status), 2 usage, no\n"
 		"strace, no DIR or a trace that does not convert, 130 interrupted.\n");
@@ -130,6 +147,12 @@ static int parse_option(struct rec_cli *c, int opt, char *arg, char **argv)
 		if (lg_parse_duration(arg, &c->for_ns, &why) || c->for_ns == 0)
 			return bad_usage("invalid --for '%s': expected a duration > 0 (30s, 2m)",
 					 arg);
+		break;
+	case OPT_TIMING_RUNS:
+		if (lg_parse_count(arg, &v, &why) || v == 0 || v > MAX_TIMING_RUNS)
+			return bad_usage("invalid --timing-runs '%s': expected a count of 1 to "
+					 "15", arg);
+		c->timing_runs = (unsigned)v;
 		break;
 	case 'h': usage(stdout); return -1;
 	default: return lg_cli_bad_option("record", long_options, argv, opt);
@@ -162,6 +185,8 @@ static int parse_cli(int argc, char **argv, struct rec_cli *c)
 		return bad_usage("%s", "--attach needs --for DURATION (how long to trace)");
 	if (!c->attach && c->for_ns)
 		return bad_usage("%s", "--for goes with --attach PID");
+	if (c->attach && c->timing_runs)
+		return bad_usage("%s", "--timing-runs runs the command: it cannot go with --attach");
 	return 0;
 }
 
@@ -380,6 +405,47 @@ static int make_trace_tmp(struct rec *r)
 	return 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --timing-runs: copy DIR beside it, then run the program N times without the tracer,
+ * putting DIR back as it was after each run. 0 or the exit status; DIR is put back when
+ * a run is interrupted too (the copy is removed by lg_record_main). */
+static int untraced_runs(struct rec *r)
+{
+	char err[1024] = "";
+	double v[MAX_TIMING_RUNS];
+	unsigned n = r->c.timing_runs;
+	int rc = lg_rec_backup(r->dir, r->backup, err, sizeof(err)), status, rrc;
+	uint64_t ns;
+
+	for (unsigned i = 0; !rc && i < n; i++) {
+		rc = lg_rec_run_plain(r->dir, r->c.cmd, &ns, &status, err, sizeof(err));
+		if (!rc || rc == -EINTR) { /* the program ran: DIR back as it was, always */
+			rrc = lg_rec_restore(r->dir, r->backup, err, sizeof(err));
+			rc = rrc ? rrc : rc;
+		}
+		if (!rc) {
+			r->untraced_s[i] = v[i] = (double)ns / 1e9;
+			fprintf(stderr, "loadgen record: untraced run %u of %u: %.6f s, exit status "
+				"%d\n", i + 1, n, v[i], status);
+		}
+	}
+	if (rc == -EINTR || lg_rec_stop)
+		return EXIT_INTERRUPT;
+	if (rc) {
+		fprintf(stderr, "loadgen record: %s\n", err);
+		return EXIT_USAGE;
+	}
+	qsort(v, n, sizeof(*v), by_value);
+	r->untraced_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return 0;
+}
+
 /* Snapshot the tree, measure strace's overhead, then trace the program. 0 or the exit
  * status (EXIT_INTERRUPT when stopped). */
 static int trace(struct rec *r)
@@ -393,6 +459,8 @@ static int trace(struct rec *r)
 		fprintf(stderr, "loadgen record: the tree of %s: %s\n", r->dir, err);
 		return EXIT_USAGE;
 	}
+	if (r->c.timing_runs && (rc = untraced_runs(r)))
+		return rc;
 	if (lg_rec_stop || (rc = make_trace_tmp(r)))
 		return lg_rec_stop ? EXIT_INTERRUPT : rc;
 	rc = lg_rec_calibrate(&r->st, r->dir, r->trace, CALIBRATE_CALLS, &r->overhead_ns, err,
@@ -415,43 +483,83 @@ static int trace(struct rec *r)
 	return rc ? EXIT_USAGE : 0;
 }
 
-/* The trace into the workload, written to OUT through a temporary file and a rename.
- * 0 or the exit status, with the message printed. */
-static int convert(struct rec *r, struct lg_trace_summary *sum)
+/* The trace into the workload, written to a temporary file beside OUT (*tmp, owned),
+ * with the think times fitted when r->fit says so. 0 or a negative errno with err. */
+static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *sum,
+			  char **tmp, char *err, size_t errlen)
 {
 	static const struct lg_tree_entry empty; /* an empty tree, not "infer it" */
-	char err[1024] = "", tracer[512], *tmp = NULL;
+	char tracer[512];
 	const char *in_name = r->c.keep_trace ? r->c.keep_trace : "strace's trace";
 	FILE *in = fopen(r->trace, "r"), *out = NULL;
-	int rc = in ? lg_tmpout_open(r->c.out, &tmp, &out) : -errno;
+	int rc = in ? lg_tmpout_open(r->c.out, tmp, &out) : -errno;
 	struct lg_trace_opts o = {
 		.dir = r->dir, .overhead_ns = r->overhead_ns,
 		.tree = r->tree.n ? r->tree.e : &empty, .ntree = r->tree.n,
 		.name = r->name, .command = r->command, .kernel = r->kernel, .date = r->date,
 		.tracer = tracer, .exit_status = r->exit_status,
+		.untraced_runs = r->c.timing_runs, .untraced_s = r->untraced_median,
+		.think_scale = fitted ? r->fit.scale : 1, .fit_replay_s = r->fit.replay_s,
 	};
 
+	if (!in)
+		snprintf(err, errlen, "%.900s: %s", r->trace, strerror(errno));
 	snprintf(tracer, sizeof(tracer), "strace %s %s", r->st.version, lg_rec_strace_opts(&r->st));
 	*sum = (struct lg_trace_summary){ 0 };
-	if (!rc && (rc = lg_trace_convert(in, in_name, &o, out, sum, err, sizeof(err))) == 0 &&
+	if (!rc && (rc = lg_trace_convert(in, in_name, &o, out, sum, err, errlen)) == 0 &&
 	    lg_rec_stop)
 		rc = -EINTR;
 	if (out && fclose(out) != 0 && !rc)
 		rc = -errno;
 	if (in)
 		fclose(in);
-	if (tmp && !rc && rename(tmp, r->c.out) != 0)
+	if (rc && *tmp) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return rc;
+}
+
+/* --timing-runs: the think times' scale that makes a replay as long as the untraced
+ * runs, found by replaying the workload converted with the trace's own estimates (tmp). */
+static int fit_think(struct rec *r, const char *tmp, char *err, size_t errlen)
+{
+	int rc;
+
+	fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' %.6f s "
+		"(replays by one client in %s)\n", r->untraced_median, r->dir);
+	rc = lg_rec_fit_scale("/proc/self/exe", tmp, r->dir, r->c.timing_runs,
+			      r->untraced_median, &r->fit, err, errlen);
+	return rc;
+}
+
+/* The trace into the workload, written to OUT through a temporary file and a rename.
+ * 0 or the exit status, with the message printed. */
+static int convert(struct rec *r, struct lg_trace_summary *sum)
+{
+	char err[1024] = "", *tmp = NULL, *fitted = NULL;
+	int rc = convert_to_tmp(r, false, sum, &tmp, err, sizeof(err));
+
+	if (!rc && r->c.timing_runs && !(rc = fit_think(r, tmp, err, sizeof(err))) &&
+	    !(rc = convert_to_tmp(r, true, sum, &fitted, err, sizeof(err)))) {
+		unlink(tmp);
+		free(tmp);
+		tmp = fitted;
+	}
+	if (!rc && lg_rec_stop)
+		rc = -EINTR;
+	if (tmp && !rc && rename(tmp, r->c.out) != 0) {
 		rc = -errno;
+		snprintf(err, sizeof(err), "%.900s: %s", r->c.out, strerror(errno));
+	}
 	if (tmp && rc)
 		unlink(tmp);
 	free(tmp);
 	if (rc == -EINTR)
 		return EXIT_INTERRUPT;
-	if (rc && err[0])
-		fprintf(stderr, "loadgen record: %s\n", err);
-	else if (rc)
-		fprintf(stderr, "loadgen record: %s: %s\n", in ? r->c.out : r->trace,
-			strerror(-rc));
+	if (rc)
+		fprintf(stderr, "loadgen record: %s\n", err[0] ? err : strerror(-rc));
 	return rc ? EXIT_USAGE : 0;
 }
 
@@ -480,6 +588,21 @@ static void summary(const struct rec *r, const struct lg_trace_summary *s)
 	fprintf(f, "%s\n", s->n_not_replayed ? "" : " none");
 	fprintf(f, "  strace overhead: %.1f us per traced call (subtracted from think times)\n",
 		(double)r->overhead_ns / 1e3);
+	if (r->c.timing_runs)
+		fprintf(f, "  think times: x %.4g, fitted in %d replays: a replay with "
+			"--replay-timing original took %.6f s, the untraced runs' median %.6f s "
+			"(%+.1f %%)\n", r->fit.scale, r->fit.replays, r->fit.replay_s,
+			r->untraced_median,
+			100 * (r->fit.replay_s - r->untraced_median) / r->untraced_median);
+	else
+		fprintf(f, "  think times: estimated under strace (--timing-runs N measures "
+			"them)\n");
+	if (r->c.timing_runs && fabs(r->fit.replay_s - r->untraced_median) >
+	    FIT_WARN * r->untraced_median)
+		fprintf(f, "loadgen record: warning: no think-time scale brings a replay within "
+			"%.0f %% of the untraced runs (%s)\n", 100 * FIT_WARN,
+			r->fit.replay_s > r->untraced_median ? "its calls alone take longer here"
+			: "the trace holds too little think time to scale");
 	fprintf(f, "  setup: %zu entries of %s before the run\n", r->tree.n, r->dir);
 	fprintf(f, "loadgen record: wrote %s\n", r->c.out);
 }
@@ -516,6 +639,9 @@ int lg_record_main(int argc, char **argv)
 		lg_rec_kill_orphans();
 		fprintf(stderr, "loadgen record: interrupted: nothing written\n");
 	}
+	if (r.backup[0] && lg_rec_remove_tree(r.backup))
+		fprintf(stderr, "loadgen record: could not remove %s (the copy of %s made for "
+			"--timing-runs)\n", r.backup, r.dir);
 	lg_rec_tree_clear(&r.tree);
 	free(r.command);
 	return status;

@@ -55,7 +55,7 @@ static void nap(void)
 }
 
 /* name's executable in PATH (name with a '/': itself, relative to dir) into out. */
-static int search_path(const char *name, const char *dir, char *out, size_t len)
+int lg_rec_which(const char *name, const char *dir, char *out, size_t len)
 {
 	const char *path = getenv("PATH"), *p;
 	struct stat st;
@@ -85,12 +85,12 @@ bool lg_rec_command_found(const char *cmd, const char *dir)
 {
 	char path[LG_REC_PATH_LEN];
 
-	return search_path(cmd, dir, path, sizeof(path)) == 0;
+	return lg_rec_which(cmd, dir, path, sizeof(path)) == 0;
 }
 
 /* Start argv[0] (a path) with argv in cwd (NULL: record's), its stdout and stderr on
  * out_fd and err_fd (-1: record's). 0 or a negative errno. */
-static int spawn(char *const *argv, const char *cwd, int out_fd, int err_fd, pid_t *pid)
+int lg_rec_spawn(char *const *argv, const char *cwd, int out_fd, int err_fd, pid_t *pid)
 {
 	*pid = fork();
 	if (*pid < 0)
@@ -159,7 +159,7 @@ static int capture(char *const *argv, char *out, char *errout, int *status)
 		rc = -errno;
 		goto out_po;
 	}
-	rc = spawn(argv, NULL, po[1], pe[1], &pid);
+	rc = lg_rec_spawn(argv, NULL, po[1], pe[1], &pid);
 	close(po[1]);
 	close(pe[1]);
 	po[1] = pe[1] = -1;
@@ -186,7 +186,7 @@ int lg_rec_strace_find(struct lg_rec_strace *s)
 	int status;
 
 	*s = (struct lg_rec_strace){ .seccomp = true };
-	if (search_path("strace", NULL, s->path, sizeof(s->path)))
+	if (lg_rec_which("strace", NULL, s->path, sizeof(s->path)))
 		return -ENOENT;
 	if (capture((char *[]){ s->path, "-V", NULL }, out, errout, &status) == 0 &&
 	    (v = strstr(out, "version ")) != NULL)
@@ -369,7 +369,7 @@ int lg_rec_strace_run(const struct lg_rec_strace *s, const char *dir, char *cons
 		argv[argc++] = cmd[i];
 	}
 	argv[argc] = NULL;
-	if ((rc = spawn(argv, dir, -1, -1, &pid))) {
+	if ((rc = lg_rec_spawn(argv, dir, -1, -1, &pid))) {
 		snprintf(err, errlen, "cannot start strace: %s", strerror(-rc));
 		return rc;
 	}
@@ -390,7 +390,7 @@ int lg_rec_strace_attach(const struct lg_rec_strace *s, pid_t pid, uint64_t for_
 	argv[argc++] = "-p";
 	argv[argc++] = pidstr;
 	argv[argc] = NULL;
-	if ((rc = spawn(argv, NULL, -1, -1, &tracer))) {
+	if ((rc = lg_rec_spawn(argv, NULL, -1, -1, &tracer))) {
 		snprintf(err, errlen, "cannot start strace: %s", strerror(-rc));
 		return rc;
 	}

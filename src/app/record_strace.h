@@ -65,6 +65,14 @@ int lg_rec_strace_run(const struct lg_rec_strace *s, const char *dir, char *cons
 int lg_rec_strace_attach(const struct lg_rec_strace *s, pid_t pid, uint64_t for_ns,
 			 const char *trace_path, char *err, size_t errlen);
 
+/* name's executable: looked up in PATH, or with a '/' in it a path relative to dir
+ * (NULL: the current directory), into out. 0 or -ENOENT. */
+int lg_rec_which(const char *name, const char *dir, char *out, size_t len);
+
+/* Start argv[0] (a path) with argv in cwd (NULL: ours), its standard output and error
+ * on out_fd and err_fd (-1: ours). 0 or a negative errno. */
+int lg_rec_spawn(char *const *argv, const char *cwd, int out_fd, int err_fd, pid_t *pid);
+
 /* Whether cmd (a name looked up in PATH, or a path relative to dir) can be run. */
 bool lg_rec_command_found(const char *cmd, const char *dir);
 

@@ -45,12 +45,25 @@ def fresh(parent, name):
 def original(parent, name):
     """Seconds the program takes on a fresh copy of its input, untraced."""
     d = fresh(parent, name)
+    argv, env = programs.PROGRAMS[name][2], programs.env()
+    null = os.open(os.devnull, os.O_WRONLY)
+    here = os.getcwd()
     try:
+        # posix_spawn and waitpid, as loadgen record times its untraced runs: the
+        # subprocess module costs a few ms of its own (pipes, closing fds), which is a
+        # third of sqlite3's run
+        os.chdir(d)
         t = time.monotonic()
-        subprocess.run(programs.PROGRAMS[name][2], cwd=d, env=programs.env(), check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return time.monotonic() - t
+        pid = os.posix_spawnp(argv[0], argv, env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+        _, status = os.waitpid(pid, 0)
+        elapsed = time.monotonic() - t
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"{name} failed on a fresh copy: exit status {status}")
+        return elapsed
     finally:
+        os.chdir(here)
+        os.close(null)
         shutil.rmtree(d, ignore_errors=True)
 
 
@@ -66,10 +79,10 @@ def replay(loadgen, rec, parent, timing):
         return json.load(f)["runs"][0]
 
 
-def record(loadgen, parent, name, out):
+def record(loadgen, parent, name, out, timing):
     d = fresh(parent, name)
     try:
-        p = subprocess.run([loadgen, "record", "-o", out, "-C", d, "--",
+        p = subprocess.run([loadgen, "record", "-o", out, "-C", d, *timing, "--",
                             *programs.PROGRAMS[name][2]], env=programs.env(),
                            capture_output=True, text=True, timeout=900)
         if p.returncode != 0:
@@ -80,9 +93,10 @@ def record(loadgen, parent, name, out):
         shutil.rmtree(d, ignore_errors=True)
 
 
-def measure(loadgen, parent, name, runs):
+def measure(loadgen, parent, name, runs, timing_runs):
     rec = os.path.join(parent, f"{name}.yaml")
-    summary = record(loadgen, parent, name, rec)
+    summary = record(loadgen, parent, name, rec,
+                     ["--timing-runs", str(timing_runs)] if timing_runs else [])
     with open(rec) as f:
         doc = yaml.safe_load(f)
     exe, calls = bare_replay.build(doc, parent)
@@ -110,6 +124,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default=None, help="where inputs and replays go (default: /tmp)")
     ap.add_argument("--only", default=",".join(programs.PROGRAMS))
+    ap.add_argument("--timing-runs", type=int, default=3,
+                    help="loadgen record --timing-runs N (0: think times from the trace alone)")
     ap.add_argument("--json", help="write the rows here")
     args = ap.parse_args()
     loadgen = os.path.join(os.path.abspath(args.build), "loadgen")
@@ -120,7 +136,7 @@ def main():
             if programs.missing(name):
                 print(f"{name}: skipped, {programs.missing(name)} is not installed")
                 continue
-            rows.append(measure(loadgen, parent, name, args.runs))
+            rows.append(measure(loadgen, parent, name, args.runs, args.timing_runs))
     finally:
         shutil.rmtree(parent, ignore_errors=True)
     print(f"{'program':8} {'streams':>7} {'calls':>6} {'original s':>10} {'replay s':>9} "

@@ -56,6 +56,11 @@ check(p.rc == 2 and "missing the command to record" in p.err and "--help" in p.e
       "no command: exit 2, usage", p)
 p = record(["--", "true"])
 check(p.rc == 2 and "missing -o" in p.err, "no -o: exit 2", p)
+p = record(["-o", "x.yaml", "--attach", "1", "--for", "1s", "--timing-runs", "2"])
+check(p.rc == 2 and "--timing-runs runs the command" in p.err, "--timing-runs with --attach: "
+      "exit 2", p)
+p = record(["-o", "x.yaml", "--timing-runs", "0", "--", "true"])
+check(p.rc == 2 and "invalid --timing-runs '0'" in p.err, "--timing-runs 0: exit 2", p)
 p = record(["-o", "x.yaml", "--", "no-such-program-here"])
 if shutil.which("strace"):
     check(p.rc == 2 and "no-such-program-here: command not found" in p.err,
@@ -99,10 +104,10 @@ def sections(path):
     return parts
 
 
-def recorded(what, d, cmd, min_streams=1, status=0, **kw):
+def recorded(what, d, cmd, min_streams=1, status=0, opts=(), **kw):
     """Record cmd in d into d/../NAME.yaml; check what every recording must hold."""
     out = os.path.join(top, what + ".yaml")
-    p = record(["-o", out, "-C", d, "--"] + cmd, **kw)
+    p = record(["-o", out, "-C", d, *opts, "--"] + cmd, **kw)
     check(p.rc == 0, "%s: recorded (exit 0)" % what, p)
     m = summary(p)
     check(int(m["status"]) == status, "%s: the program's exit status %d reported" % (
@@ -327,6 +332,66 @@ kept = re.search(r"calls kept: (\d+)", p.err)
 check(kept and int(kept.group(1)) > 0, "--attach: its calls on f kept", p)
 replay("--attach", os.path.join(top, "att.yaml"))
 no_leftovers(top, "--attach")
+
+# --- --timing-runs N: the program untraced on DIR as it was, the think times fitted ------
+# Its sleeps are no traced call (sleep is a process of its own with no call in DIR, and
+# sh's wait for it is left out): from the trace alone the think times hold almost none of
+# them; fitted to the untraced runs, a replay takes at least the 0.3 s slept (a lower
+# bound: a busy machine only makes a run longer).
+d = os.path.join(top, "timed")
+os.mkdir(d)
+write(os.path.join(d, "log"), "start\n")
+prog = "sleep 0.2; echo run >> log; cat log > copy; sleep 0.1"
+p, m, y, out = recorded("timing-runs", d, ["sh", "-c", prog], opts=["--timing-runs", "2"])
+runs = [float(x) for x in re.findall(r"untraced run \d of 2: ([\d.]+) s, exit status 0",
+                                     p.err)]
+check(len(runs) == 2 and min(runs) >= 0.3, "--timing-runs 2: two untraced runs of >= 0.3 s "
+      "(%s)" % runs, p)
+check(open(os.path.join(d, "log")).read() == "start\nrun\n" and
+      open(os.path.join(d, "copy")).read() == "start\nrun\n",
+      "--timing-runs: DIR put back after each untraced run (the program's append is there "
+      "once: %r)" % open(os.path.join(d, "log")).read())
+left = [f for f in os.listdir(top) if ".loadgen-orig." in f] + \
+    [f for f in os.listdir(d) if f.startswith(".loadgen-fit.")]
+check(not left, "--timing-runs: the copy of DIR and the replays' directory removed (%s)" % left)
+rec = y.get("recorded", "")
+med = re.search(r"^  untraced_elapsed_s: ([\d.]+)$", rec, re.M)
+scale = re.search(r"^  think_scale: ([\d.e+-]+)$", rec, re.M)
+check(re.search(r"^  untraced_runs: 2$", rec, re.M) and med and
+      abs(float(med.group(1)) - sorted(runs)[0] / 2 - sorted(runs)[1] / 2) < 1e-5 and
+      scale and float(scale.group(1)) > 1 and "think_fitted:" in rec,
+      "--timing-runs: recorded holds the runs, their median, the scale (> 1) and how it was "
+      "fitted")
+check(re.search(r"think times: x [\d.e+]+, fitted in \d+ replays", p.err),
+      "--timing-runs: the summary says how the think times were fitted", p)
+res = run(["-q", "-D", tempfile.mkdtemp(prefix="replay.", dir=top), "-c", out,
+           "--replay-timing", "original", "1"], workdir=tempfile.mkdtemp(dir=top))
+check(res.rc == 0 and res.json["runs"][0]["duration_s"] >= 0.3,
+      "--timing-runs: a replay with --replay-timing original lasts the 0.3 s slept (%s s)" % (
+          res.json["runs"][0]["duration_s"] if res.json else None), res)
+
+# Ctrl-C in an untraced run: DIR put back as it was, the copy removed, nothing written
+d = os.path.join(top, "timed-ctrlc")
+os.mkdir(d)
+write(os.path.join(d, "log"), "start\n")
+marker = "62.%d" % os.getpid()
+proc = subprocess.Popen([LOADGEN, "record", "-o", os.path.join(top, "tc.yaml"), "-C", d,
+                         "--timing-runs", "1", "--", "sh", "-c",
+                         "echo run >> log; sleep %s" % marker],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+deadline = time.time() + 60
+while len(sleepers()) < 1 and time.time() < deadline and proc.poll() is None:
+    time.sleep(0.1)
+check(len(sleepers()) == 1, "Ctrl-C in an untraced run: the program runs")
+proc.send_signal(signal.SIGINT)
+_, err = proc.communicate(timeout=60)
+check(proc.returncode == 130, "Ctrl-C in an untraced run: exit 130 (%s)" % err.strip())
+check(open(os.path.join(d, "log")).read() == "start\n" and os.listdir(d) == ["log"],
+      "Ctrl-C in an untraced run: DIR put back as it was (%s)" % os.listdir(d))
+check(not [f for f in os.listdir(top) if ".loadgen-orig." in f] and
+      not os.path.exists(os.path.join(top, "tc.yaml")),
+      "Ctrl-C in an untraced run: the copy removed, no workload written")
+no_leftovers(top, "Ctrl-C in an untraced run")
 
 # a program that makes no call in the directory: nothing to replay, exit 2, no file
 d = os.path.join(top, "none")

@@ -24,6 +24,11 @@ struct lg_trace_opts {
 	uint64_t overhead_ns;   /* tracer overhead per traced call, subtracted from think times */
 	const struct lg_tree_entry *tree; size_t ntree; /* snapshot; NULL: infer from the trace */
 	const char *name, *command, *kernel, *date, *tracer; int exit_status; /* provenance */
+	/* think times fitted to the program's runs without the tracer (record --timing-runs):
+	 * untraced_runs > 0 keeps a wait for a child that is no stream in the think time,
+	 * multiplies every think time by think_scale (0: none is kept), and says so in the
+	 * provenance, with the runs' median and the fitting replay's time */
+	unsigned untraced_runs; double untraced_s, think_scale, fit_replay_s;
 };
 
 /* What the converter tells the user. */

@@ -90,11 +90,13 @@ static bool is_clone(const char *s)
 	       !strncmp(s, "vfork(", 6);
 }
 
-/* A left-out wait4 or waitid that reaped a child orders the thread's next call after
- * the child's last. (The time of every left-out call, a wait for another process or the
- * loader's work, is taken off the think time in trace_out.c.) */
+/* A left-out call's time is taken off the think time in trace_out.c (a wait for
+ * another process, the loader's work), and a wait4 or waitid that reaped a child orders
+ * the thread's next call after the child's last. */
 static void waited(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k)
 {
+	bool reaped_stream = false;
+
 	if ((!strcmp(k->name, "wait4") || !strcmp(k->name, "waitid")) && k->has_ret && k->ret > 0) {
 		long pid = (long)k->ret;
 		void **at = tr_map_at(&c->tasks, &pid, sizeof(pid), false, NULL);
@@ -103,8 +105,15 @@ static void waited(struct tr_ctx *c, struct tr_task *t, const struct tr_call *k)
 		if (child && child->stream >= 0 && c->streams[child->stream].ncalls) {
 			t->reaped_stream = child->stream;
 			t->reaped_k = c->streams[child->stream].ncalls;
+			reaped_stream = true;
 		}
+		/* fitted think times (record --timing-runs): a wait for a child that is no
+		 * stream (a sleep, a compiler driver) is where the program's time went, and
+		 * stays in the gap, to be scaled with the rest */
+		if (!reaped_stream && c->o->untraced_runs)
+			return;
 	}
+	t->skipped_ns += k->dur_ns;
 }
 
 /* One complete call text s (from column col of the line) of t at t_ns. */
@@ -129,8 +138,7 @@ static int call(struct tr_ctx *c, struct src *f, struct tr_task *t, const char *
 		return -ENOMEM;
 	if (c->sum->calls_kept == kept) {
 		t->skipped++;
-		t->skipped_ns += k.dur_ns;
-		waited(c, t, &k);
+		waited(c, t, &k); /* t->skipped_ns += its time, but for some waits */
 	}
 	return 0;
 }

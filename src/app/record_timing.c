@@ -1,0 +1,348 @@
+/* loadgen record --timing-runs (record_timing.h): untraced runs of the program on the
+ * directory as it was, and the fit of the think times to them.
+ *
+ * The copy and the restore use cp -a (coreutils): it keeps every kind of entry, times,
+ * modes and owners as the program found them, and makes reflinks where the filesystem
+ * can, which a walk written here would have to do all over again. Replays are this
+ * executable run as `loadgen -c YAML 1`, so the fit measures the engine that will replay
+ * the workload, and not a model of it. */
+#include "record_timing.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record_strace.h"
+
+#define NS_PER_SEC 1000000000ULL
+#define STOP_GRACE_NS 5000000000ULL /* after SIGINT, the program's time to leave */
+#define POLL_NS 10000000L            /* between looks at a program asked to stop */
+#define FIT_TOLERANCE 0.02           /* a replay within 2 % of the target ends the fit */
+#define FIT_STEPS 5                  /* secant steps at most, after the two first points */
+#define MAX_SCALE 1e4                /* think times are not made longer than this factor */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Wait for pid with a blocking waitpid (the end is timed: no polling interval in it);
+ * once lg_rec_stop is set, SIGINT it and SIGKILL it STOP_GRACE_NS later. */
+static int wait_stoppable(pid_t pid, int *ws)
+{
+	uint64_t sent = 0;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, ws, sent ? WNOHANG : 0);
+		if (r == pid)
+			return lg_rec_stop ? -EINTR : 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (lg_rec_stop && !sent) {
+			kill(pid, SIGINT);
+			sent = now_ns();
+		} else if (sent && now_ns() - sent > STOP_GRACE_NS) {
+			kill(pid, SIGKILL);
+			sent = UINT64_MAX / 2; /* once */
+		}
+		if (sent)
+			nanosleep(&(struct timespec){ 0, POLL_NS }, NULL);
+	}
+}
+
+/* cp -a SRC/. DST/ (DST exists). 0, or a negative errno with err. */
+static int copy_content(const char *src, const char *dst, char *err, size_t errlen)
+{
+	char cp[PATH_MAX], from[PATH_MAX + 2], to[PATH_MAX + 2];
+	char *argv[] = { cp, "-a", "--reflink=auto", "--", from, to, NULL };
+	int rc, ws;
+	pid_t pid;
+
+	if (lg_rec_which("cp", NULL, cp, sizeof(cp))) {
+		snprintf(err, errlen, "cp not found (Debian package coreutils)");
+		return -ENOENT;
+	}
+	snprintf(from, sizeof(from), "%s/.", src);
+	snprintf(to, sizeof(to), "%s/", dst);
+	if ((rc = lg_rec_spawn(argv, NULL, -1, -1, &pid))) {
+		snprintf(err, errlen, "cannot start cp: %s", strerror(-rc));
+		return rc;
+	}
+	while ((rc = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
+		; /* a copy is not cut off halfway, even when interrupted */
+	if (rc < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+		snprintf(err, errlen, "cp -a %s %s failed (see its message above)", from, to);
+		return -EIO;
+	}
+	return 0;
+}
+
+int lg_rec_backup(const char *dir, char *backup, char *err, size_t errlen)
+{
+	const char *slash = strrchr(dir, '/');
+	int n, rc;
+
+	if (!slash || !slash[1]) {
+		snprintf(err, errlen, "%s: --timing-runs cannot copy the root directory", dir);
+		return -EINVAL;
+	}
+	n = snprintf(backup, PATH_MAX, "%.*s/.%s.loadgen-orig.XXXXXX",
+		     (int)(slash - dir), dir, slash + 1);
+	if (n < 0 || n >= PATH_MAX || !mkdtemp(backup)) {
+		snprintf(err, errlen, "a directory for the copy of %s beside it: %s", dir,
+			 strerror(n < 0 || n >= PATH_MAX ? ENAMETOOLONG : errno));
+		backup[0] = '\0';
+		return -EIO;
+	}
+	if ((rc = copy_content(dir, backup, err, errlen))) {
+		lg_rec_remove_tree(backup);
+		backup[0] = '\0';
+	}
+	return rc;
+}
+
+static int remove_rc;
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT && !remove_rc)
+		remove_rc = -errno;
+	return 0;
+}
+
+int lg_rec_remove_tree(const char *path)
+{
+	remove_rc = 0;
+	if (nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) != 0 && errno != ENOENT &&
+	    !remove_rc)
+		remove_rc = -errno;
+	return remove_rc;
+}
+
+int lg_rec_restore(const char *dir, const char *backup, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dd = opendir(dir);
+	int rc = dd ? 0 : -errno;
+
+	while (dd && (d = readdir(dd)) != NULL) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!rc)
+			rc = lg_rec_remove_tree(path);
+	}
+	if (dd)
+		closedir(dd);
+	if (rc) {
+		snprintf(err, errlen, "emptying %s to put it back as it was: %s (its content "
+			 "before the runs is in %s)", dir, strerror(-rc), backup);
+		return rc;
+	}
+	return copy_content(backup, dir, err, errlen);
+}
+
+int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, int *status,
+		     char *err, size_t errlen)
+{
+	char path[PATH_MAX], *argv0 = cmd[0];
+	uint64_t t0;
+	pid_t pid;
+	int rc, ws = 0;
+
+	if (lg_rec_which(cmd[0], dir, path, sizeof(path))) {
+		snprintf(err, errlen, "%s: command not found", cmd[0]);
+		return -ENOENT;
+	}
+	t0 = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start %s: %s", argv0, strerror(errno));
+		return -EAGAIN;
+	}
+	if (pid == 0) {
+		if (chdir(dir) != 0)
+			_exit(127);
+		execv(path, cmd);
+		_exit(127);
+	}
+	rc = wait_stoppable(pid, &ws);
+	*elapsed_ns = now_ns() - t0;
+	*status = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+	if (rc && rc != -EINTR)
+		snprintf(err, errlen, "waiting for %s: %s", argv0, strerror(-rc));
+	return rc;
+}
+
+/* One replay of yaml by one client under caldir with --replay-timing spec: its measured
+ * duration into *s. */
+static int replay_once(const char *self, const char *yaml, const char *caldir,
+		       const char *spec, double *s, char *err, size_t errlen)
+{
+	char run[PATH_MAX], json[PATH_MAX], log[PATH_MAX];
+	char *argv[] = { (char *)self, "-q", "--monitor", "off", "-D", run, "-c", (char *)yaml,
+			 "--replay-timing", (char *)spec, "--json", json, "1", NULL };
+	json_t *root = NULL, *d;
+	int fd, rc, ws = 0;
+	pid_t pid;
+
+	snprintf(run, sizeof(run), "%s/run", caldir);
+	snprintf(json, sizeof(json), "%s/replay.json", caldir);
+	snprintf(log, sizeof(log), "%s/replay.log", caldir);
+	if (mkdir(run, 0700) != 0 || (fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0) {
+		snprintf(err, errlen, "a directory for the replays in %s: %s", caldir,
+			 strerror(errno));
+		return -EIO;
+	}
+	rc = lg_rec_spawn(argv, NULL, fd, fd, &pid);
+	close(fd);
+	if (!rc)
+		rc = wait_stoppable(pid, &ws);
+	if (!rc && (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)) {
+		FILE *f = fopen(log, "r");
+		char line[512] = "";
+
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(err, errlen, "the replay that fits the think times failed (%s): %s",
+			 spec, line[0] ? line : "no message");
+		rc = -EIO;
+	}
+	if (!rc) {
+		root = json_load_file(json, 0, NULL);
+		d = json_object_get(json_array_get(json_object_get(root, "runs"), 0),
+				    "duration_s");
+		if (!json_is_number(d)) {
+			snprintf(err, errlen, "the replay wrote no duration in %s", json);
+			rc = -EIO;
+		} else {
+			*s = json_number_value(d);
+		}
+		json_decref(root);
+	}
+	lg_rec_remove_tree(run);
+	unlink(json);
+	unlink(log);
+	return rc == -EINTR || lg_rec_stop ? -EINTR : rc;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of runs replays at think-time scale k (0: afap). */
+static int replay_point(const char *self, const char *yaml, const char *caldir,
+			unsigned runs, double k, double *s, char *err, size_t errlen)
+{
+	double v[16];
+	char spec[64];
+	int rc = 0;
+
+	if (runs > 16)
+		runs = 16;
+	if (k > 0)
+		snprintf(spec, sizeof(spec), "scale=%.6g", k);
+	else
+		snprintf(spec, sizeof(spec), "afap");
+	for (unsigned i = 0; !rc && i < runs; i++)
+		rc = replay_once(self, yaml, caldir, spec, &v[i], err, errlen);
+	if (!rc) {
+		qsort(v, runs, sizeof(*v), by_value);
+		*s = runs % 2 ? v[runs / 2] : (v[runs / 2 - 1] + v[runs / 2]) / 2;
+	}
+	return rc;
+}
+
+/* The secant method on the replay's duration as a function of the scale, from the two
+ * latest points (it is close to linear: each stream's path is its think times and its
+ * calls, joined by waits). */
+static int fit(const char *self, const char *yaml, const char *caldir, unsigned runs,
+	       struct lg_rec_fit *f, char *err, size_t errlen)
+{
+	double ka = 0, ra, kb = 1, rb, k, r, best;
+	int rc;
+
+	if ((rc = replay_point(self, yaml, caldir, runs, 0, &ra, err, errlen)))
+		return rc;
+	f->afap_s = ra;
+	f->replays = 1;
+	f->scale = 0;
+	f->replay_s = ra;
+	if (f->target_s <= ra) /* the calls alone take as long: no think time */
+		return 0;
+	if ((rc = replay_point(self, yaml, caldir, runs, 1, &rb, err, errlen)))
+		return rc;
+	f->replays++;
+	best = fabs(ra - f->target_s);
+	if (fabs(rb - f->target_s) < best) {
+		best = fabs(rb - f->target_s);
+		f->scale = 1;
+		f->replay_s = rb;
+	}
+	for (int i = 0; i < FIT_STEPS && best > FIT_TOLERANCE * f->target_s; i++) {
+		if (rb - ra <= 1e-6 * f->target_s) /* flat: no think time to scale */
+			break;
+		k = ka + (f->target_s - ra) * (kb - ka) / (rb - ra);
+		k = k < 0 ? 0 : k > MAX_SCALE ? MAX_SCALE : k;
+		if ((rc = replay_point(self, yaml, caldir, runs, k, &r, err, errlen)))
+			return rc;
+		f->replays++;
+		if (fabs(r - f->target_s) < best) {
+			best = fabs(r - f->target_s);
+			f->scale = k;
+			f->replay_s = r;
+		}
+		ka = kb;
+		ra = rb;
+		kb = k;
+		rb = r;
+		if (kb == ka)
+			break;
+	}
+	return 0;
+}
+
+int lg_rec_fit_scale(const char *self, const char *yaml, const char *dir, unsigned runs,
+		     double target_s, struct lg_rec_fit *f, char *err, size_t errlen)
+{
+	char caldir[PATH_MAX];
+	int rc;
+
+	*f = (struct lg_rec_fit){ .target_s = target_s, .scale = 1 };
+	snprintf(caldir, sizeof(caldir), "%s/.loadgen-fit.XXXXXX", dir);
+	if (!mkdtemp(caldir)) {
+		snprintf(err, errlen, "a directory for the replays in %s: %s", dir,
+			 strerror(errno));
+		return -EIO;
+	}
+	rc = fit(self, yaml, caldir, runs ? runs : 1, f, err, errlen);
+	lg_rec_remove_tree(caldir);
+	return rc;
+}

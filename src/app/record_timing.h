@@ -1,0 +1,56 @@
+/* loadgen record --timing-runs: the program's elapsed time without the tracer, and the
+ * think-time scale that makes a replay take as long.
+ *
+ * Under strace every traced call stops the program twice; on the machines measured
+ * (docs/recording.md) that costs 70 to 230 us per call, 6 to 50 times the program's own
+ * time, and what is left once an estimate of that cost is taken off each gap is mostly
+ * the estimate's error. The only measure of the program's own time is the program run
+ * without the tracer. So record can run it that way first, on the directory as it was
+ * (a copy is taken before and put back after each run), and then fit the recorded think
+ * times to it: replays of the recorded workload by one client, at think-time scales
+ * found by the secant method, until a replay with --replay-timing original takes the
+ * untraced runs' median (within FIT_TOLERANCE). */
+#ifndef LOADGEN_RECORD_TIMING_H
+#define LOADGEN_RECORD_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Copy dir's content (cp -a) into a new directory beside it, ".NAME.loadgen-orig.XXXXXX"
+ * (on the same filesystem as a rule, so the copy is cheap where it can be a reflink);
+ * its path into backup (PATH_MAX). 0, or a negative errno with err. */
+int lg_rec_backup(const char *dir, char *backup, char *err, size_t errlen);
+
+/* Put dir back as backup holds it: dir's content removed (not crossing into other
+ * filesystems), then backup's copied in (cp -a). backup is kept. 0, or a negative errno
+ * with err. */
+int lg_rec_restore(const char *dir, const char *backup, char *err, size_t errlen);
+
+/* Remove path and everything under it (symlinks not followed, other filesystems not
+ * entered). 0, or the first negative errno (the rest is still removed). */
+int lg_rec_remove_tree(const char *path);
+
+/* Run cmd (NULL-terminated) in dir without a tracer, with record's standard input, output
+ * and error; *elapsed_ns from before the start to its end (CLOCK_MONOTONIC), *status its
+ * exit status (128 + the signal that ended it). 0, a negative errno with err, or -EINTR
+ * when lg_rec_stop stopped it. */
+int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, int *status,
+		     char *err, size_t errlen);
+
+/* The fit of the think-time scale (lg_rec_fit_scale). */
+struct lg_rec_fit {
+	double target_s;  /* the untraced runs' median elapsed time */
+	double afap_s;    /* a replay without think time */
+	double scale;     /* the think times' factor found (0 when even afap is too slow) */
+	double replay_s;  /* a replay at that scale */
+	int replays;      /* replays made */
+};
+
+/* Fit the scale of yaml's think times (a workload converted with scale 1) so that a
+ * replay by one client in a temporary directory under dir, with --replay-timing
+ * scale=X, takes target_s; each point is the median of runs replays. self: this
+ * executable. 0, or a negative errno with err (a replay that failed), or -EINTR. */
+int lg_rec_fit_scale(const char *self, const char *yaml, const char *dir, unsigned runs,
+		     double target_s, struct lg_rec_fit *fit, char *err, size_t errlen);
+
+#endif
