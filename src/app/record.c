@@ -67,7 +67,7 @@ struct rec {
 	int exit_status;              /* the program's; -1 attached (it goes on) */
 	char backup[PATH_MAX];        /* --timing-runs: the directory's copy, or "" */
 	double untraced_s[MAX_TIMING_RUNS]; /* --timing-runs: the runs' elapsed seconds */
-	double untraced_best;         /* the fastest (the least disturbed) */
+	double untraced_median;       /* their median */
 	struct lg_rec_fit fit;        /* the think times' fit to it */
 	char kernel[65], date[32];    /* provenance: uname -r, the start in UTC */
 };
@@ -90,7 +90,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: loadgen record -o OUT.yaml [-C DIR] [--name N] [--keep-trace FILE]\n"
-		"                      [--timing-runs N] -- COMMAND [ARGS...]\n"
+		"                      [--timing-runs N]\n"
+		"                      -- COMMAND [ARGS...]\n"
 		"       loadgen record -o OUT.yaml [-C DIR] [--name N] [--keep-trace FILE]\n"
 		"                      --attach PID --for DURATION\n"
 		"Run COMMAND in DIR under strace (or attach to process PID for DURATION) and\n"
@@ -113,7 +114,7 @@ static void usage(FILE *f)
 		"                         number is seconds); the process goes on afterwards\n"
 		"      --timing-runs N    first run COMMAND N times without strace, each on DIR\n"
 		"                         as it was (copied beside DIR and put back after each\n"
-		"                         run), and fit the think times to the fastest: the\n"
+		"                         run), and fit the think times to their median: the\n"
 		"                         command runs N + 1 times, with its side effects\n"
 		"                         outside DIR. Without it the think times are estimated\n"
 		"                         from the trace, where strace's own cost is most of\n"
@@ -442,7 +443,7 @@ static int untraced_runs(struct rec *r)
 		return EXIT_USAGE;
 	}
 	qsort(v, n, sizeof(*v), by_value);
-	r->untraced_best = v[0];
+	r->untraced_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	return 0;
 }
 
@@ -498,7 +499,7 @@ static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *s
 		.tree = r->tree.n ? r->tree.e : &empty, .ntree = r->tree.n,
 		.name = r->name, .command = r->command, .kernel = r->kernel, .date = r->date,
 		.tracer = tracer, .exit_status = r->exit_status,
-		.untraced_runs = r->c.timing_runs, .untraced_s = r->untraced_best,
+		.untraced_runs = r->c.timing_runs, .untraced_s = r->untraced_median,
 		.think_scale = fitted ? r->fit.scale : 1, .fit_replay_s = r->fit.replay_s,
 	};
 
@@ -527,10 +528,10 @@ static int fit_think(struct rec *r, const char *tmp, char *err, size_t errlen)
 {
 	int rc;
 
-	fprintf(stderr, "loadgen record: fitting the think times to the fastest untraced run, %.6f s "
-		"(replays by one client in %s)\n", r->untraced_best, r->dir);
+	fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' median, %.6f s "
+		"(replays by one client in %s)\n", r->untraced_median, r->dir);
 	rc = lg_rec_fit_scale("/proc/self/exe", tmp, r->dir, r->c.timing_runs,
-			      r->untraced_best, &r->fit, err, errlen);
+			      r->untraced_median, &r->fit, err, errlen);
 	return rc;
 }
 
@@ -590,18 +591,18 @@ static void summary(const struct rec *r, const struct lg_trace_summary *s)
 		(double)r->overhead_ns / 1e3);
 	if (r->c.timing_runs)
 		fprintf(f, "  think times: x %.4g, fitted in %d replays: a replay with "
-			"--replay-timing original took %.6f s, the fastest untraced run %.6f s "
+			"--replay-timing original took %.6f s, the untraced runs' median %.6f s "
 			"(%+.1f %%)\n", r->fit.scale, r->fit.replays, r->fit.replay_s,
-			r->untraced_best,
-			100 * (r->fit.replay_s - r->untraced_best) / r->untraced_best);
+			r->untraced_median,
+			100 * (r->fit.replay_s - r->untraced_median) / r->untraced_median);
 	else
 		fprintf(f, "  think times: estimated under strace (--timing-runs N measures "
 			"them)\n");
-	if (r->c.timing_runs && fabs(r->fit.replay_s - r->untraced_best) >
-	    FIT_WARN * r->untraced_best)
+	if (r->c.timing_runs && fabs(r->fit.replay_s - r->untraced_median) >
+	    FIT_WARN * r->untraced_median)
 		fprintf(f, "loadgen record: warning: no think-time scale brings a replay within "
-			"%.0f %% of the fastest untraced run (%s)\n", 100 * FIT_WARN,
-			r->fit.replay_s > r->untraced_best ? "its calls alone take longer here"
+			"%.0f %% of the untraced runs' median (%s)\n", 100 * FIT_WARN,
+			r->fit.replay_s > r->untraced_median ? "its calls alone take longer here"
 			: "the trace holds too little think time to scale");
 	fprintf(f, "  setup: %zu entries of %s before the run\n", r->tree.n, r->dir);
 	fprintf(f, "loadgen record: wrote %s\n", r->c.out);

@@ -257,8 +257,8 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The fastest of runs replays at think-time scale k (0: afap): as for the untraced
- * runs, the least disturbed by the rest of the machine, which only adds time. */
+/* The median of runs replays at think-time scale k (0: afap), as for the untraced runs:
+ * the program's typical time, not its luckiest. */
 static int replay_point(const char *self, const char *yaml, const char *caldir,
 			unsigned runs, double k, double *s, char *err, size_t errlen)
 {
@@ -276,7 +276,7 @@ static int replay_point(const char *self, const char *yaml, const char *caldir,
 		rc = replay_once(self, yaml, caldir, spec, &v[i], err, errlen);
 	if (!rc) {
 		qsort(v, runs, sizeof(*v), by_value);
-		*s = v[0];
+		*s = runs % 2 ? v[runs / 2] : (v[runs / 2 - 1] + v[runs / 2]) / 2;
 	}
 	return rc;
 }

@@ -9,8 +9,9 @@
  * (a copy is taken before and put back after each run), and then fit the recorded think
  * times to it: replays of the recorded workload by one client, at think-time scales
  * found by the secant method, until a replay with --replay-timing original takes the
- * fastest untraced run (within FIT_TOLERANCE): on a shared machine noise only adds
- * time, so the fastest run of each kind is the least disturbed measure of it. */
+ * untraced runs' median (within FIT_TOLERANCE). (Fitting the fastest run to the fastest
+ * replays was tried: the replays came out 17 to 30 % shorter than the program's median,
+ * whose runs vary more than the replays do.) */
 #ifndef LOADGEN_RECORD_TIMING_H
 #define LOADGEN_RECORD_TIMING_H
 
@@ -40,7 +41,7 @@ int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, in
 
 /* The fit of the think-time scale (lg_rec_fit_scale). */
 struct lg_rec_fit {
-	double target_s;  /* the fastest untraced run's elapsed time */
+	double target_s;  /* the untraced runs' median elapsed time */
 	double afap_s;    /* a replay without think time */
 	double scale;     /* the think times' factor found (0 when even afap is too slow) */
 	double replay_s;  /* a replay at that scale */
@@ -49,7 +50,7 @@ struct lg_rec_fit {
 
 /* Fit the scale of yaml's think times (a workload converted with scale 1) so that a
  * replay by one client in a temporary directory under dir, with --replay-timing
- * scale=X, takes target_s; each point is the fastest of runs replays. self: this
+ * scale=X, takes target_s; each point is the median of runs replays. self: this
  * executable. 0, or a negative errno with err (a replay that failed), or -EINTR. */
 int lg_rec_fit_scale(const char *self, const char *yaml, const char *dir, unsigned runs,
 		     double target_s, struct lg_rec_fit *fit, char *err, size_t errlen);

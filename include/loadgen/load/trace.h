@@ -27,7 +27,7 @@ struct lg_trace_opts {
 	/* think times fitted to the program's runs without the tracer (record --timing-runs):
 	 * untraced_runs > 0 keeps a wait for a child that is no stream in the think time,
 	 * multiplies every think time by think_scale (0: none is kept), and says so in the
-	 * provenance, with the fastest run's time and the fitting replay's time */
+	 * provenance, with the runs' median and the fitting replay's time */
 	unsigned untraced_runs; double untraced_s, think_scale, fit_replay_s;
 };
 

@@ -184,11 +184,11 @@ static void recorded(struct tr_ctx *c, FILE *f)
 	qput(f, "think_gap_from", c->pure_n >= 50 ? "the mean gap between back-to-back calls "
 	     "in this trace" : "trace_overhead_ns (too few back-to-back calls in the trace)");
 	if (o->untraced_runs) {
-		fprintf(f, "  untraced_runs: %u\n  untraced_fastest_s: %.6f\n  think_scale: %.6g\n",
+		fprintf(f, "  untraced_runs: %u\n  untraced_median_s: %.6f\n  think_scale: %.6g\n",
 			o->untraced_runs, o->untraced_s, o->think_scale);
 		snprintf(line, sizeof(line), "scaled so that a replay by one client with "
-			 "--replay-timing original took %.6f s here, against the fastest "
-			 "untraced run's %.6f s", o->fit_replay_s, o->untraced_s);
+			 "--replay-timing original took %.6f s here, against the untraced "
+			 "runs' median, %.6f s", o->fit_replay_s, o->untraced_s);
 		qput(f, "think_fitted", line);
 	}
 	snprintf(line, sizeof(line), "%" PRIu64 " calls on %" PRIu64 " paths outside %s%s%s%s",
