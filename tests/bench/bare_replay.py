@@ -255,14 +255,140 @@ int main(int argc, char **argv)
 """, calls
 
 
-def build(doc, workdir):
-    """Compile the floor of doc in workdir; the executable's path and its call count."""
-    src, calls = generate(doc)
-    c = os.path.join(workdir, "bare.c")
-    exe = os.path.join(workdir, "bare")
+def generate_threads(doc):
+    """C source of the threaded floor of doc: one thread per stream, as loadgen runs them,
+    each stream's calls straight-line, its 'after' steps the least a replayer must do to
+    keep them: a count of calls done per stream, polled a little (yielding the CPU now and
+    then), then slept on with a futex, woken only when someone sleeps on it. 'end' is the
+    count INT_MAX, set when a stream returns. Threads start together at one flag, between
+    the two clock reads; the clock stops when the last one is joined. (source, calls)"""
+    g = Gen()
+    for st in doc.get("setup") or []:
+        (op, a), = st.items()
+        g.step(op, a)
+    setup = g.lines
+    streams = doc["streams"]
+    names = [st["name"] for st in streams]
+    funcs, calls = [], 0
+    for i, st in enumerate(streams):
+        g.lines = []
+        for step in st["steps"]:
+            (op, a), = step.items()
+            if op == "think":
+                continue
+            if op == "after":
+                k = "INT_MAX" if a["calls"] == "end" else int(a["calls"])
+                g.emit(f"waitfor({names.index(a['stream'])}, {k});")
+                continue
+            for _ in range(g.step(op, a)):
+                g.emit(f"called({i});")
+                calls += 1
+        body = "\n\t".join(g.lines)
+        funcs.append(f"static void *stream{i}(void *arg)\n{{\n\t(void)arg;\n\tstart_wait();"
+                     f"\n\t{body}\n\tpublish({i}, INT_MAX);\n\treturn NULL;\n}}\n")
+    n = len(streams)
+    return f"""#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+
+static char q[4096];
+static const char *DIR;
+static int D;
+static unsigned char buf[1 << 20] __attribute__((aligned(4096)));
+static int fd[{max(len(g.slots), 1)}];
+static _Thread_local struct stat st;
+static _Thread_local struct statx sx;
+static struct {{ _Atomic int done, waiters; char pad[56]; }} live[{n}];
+static _Atomic int go;
+static _Thread_local int mine;
+
+static void publish(int s, int v)
+{{
+	atomic_store(&live[s].done, v);
+	if (atomic_load(&live[s].waiters)) {{
+		atomic_store(&live[s].waiters, 0);
+		syscall(SYS_futex, &live[s].done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	}}
+}}
+
+static void called(int s)
+{{
+	publish(s, ++mine);
+}}
+
+static void waitfor(int s, int k)
+{{
+	int got;
+
+	for (unsigned i = 0; (got = atomic_load(&live[s].done)) < k; i++) {{
+		if (i < 256) {{
+			if (!(i & 15))
+				sched_yield();
+			continue;
+		}}
+		atomic_store(&live[s].waiters, 1);
+		if (atomic_load(&live[s].done) == got)
+			syscall(SYS_futex, &live[s].done, FUTEX_WAIT_PRIVATE, got, NULL, NULL, 0);
+	}}
+}}
+
+static void start_wait(void)
+{{
+	while (!atomic_load(&go))
+		syscall(SYS_futex, &go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}}
+
+{chr(10).join(funcs)}
+static void *(*const fn[])(void *) = {{ {", ".join(f"stream{i}" for i in range(n))} }};
+
+int main(int argc, char **argv)
+{{
+	pthread_t t[{n}];
+	struct timespec t0, t1;
+
+	(void)q; (void)argc;
+	DIR = argv[1];
+	mkdir(DIR, 0755);
+	D = open(DIR, O_RDONLY | O_DIRECTORY);
+	{chr(10).join(chr(9) + l for l in setup).lstrip()}
+	for (int i = 0; i < {n}; i++)
+		pthread_create(&t[i], NULL, fn[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	atomic_store(&go, 1);
+	syscall(SYS_futex, &go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	for (int i = 0; i < {n}; i++)
+		pthread_join(t[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("{{\\"ops\\": {calls}, \\"seconds\\": %.9f}}\\n",
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}}
+""", calls
+
+
+def build(doc, workdir, threads=False):
+    """Compile the floor of doc in workdir (threads: the threaded floor); the executable's
+    path and its call count."""
+    src, calls = generate_threads(doc) if threads else generate(doc)
+    c = os.path.join(workdir, "bare-threads.c" if threads else "bare.c")
+    exe = c[:-2]
     with open(c, "w") as f:
         f.write(src)
-    subprocess.run(["cc", "-O0", "-w", "-o", exe, c], check=True)
+    subprocess.run(["cc", "-O0", "-w", "-pthread", "-o", exe, c], check=True)
     return exe, calls
 
 

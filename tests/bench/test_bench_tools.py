@@ -1,10 +1,12 @@
 """Quick checks of the benchmark's own tools, so they do not rot between benchmark runs:
 lg_bench_floor and lg_bench_hist run briefly and give sane figures, dbench's table is
 summed right, PSS is read from /proc, the workloads in tests/bench do what they say,
-lg_bench_unmeasured makes and counts the ops loadgen does, and run.py skips (exit 77)
-what needs a program that is missing.
+lg_bench_unmeasured makes and counts the ops loadgen does, bare_replay's two floors of a
+recorded workload make its calls (the threaded one keeping the waits between streams),
+and run.py skips (exit 77) what needs a program that is missing.
 
     python3 test_bench_tools.py BUILD_DIR SOURCE_DIR    (CTest entry bench_tools)"""
+import json
 import os
 import subprocess
 import sys
@@ -155,6 +157,38 @@ def test_unmeasured(tmp):
           "unmeasured build: no latency recorded")
 
 
+def test_bare_replay(tmp):
+    """bare_replay's two floors make the workload's calls, the threaded one in one thread
+    per stream with its waits: a stream that writes a file another then reads."""
+    import bare_replay
+    doc = {"setup": [{"mkdir": "${client}"}], "streams": [
+        {"name": "maker", "steps": [
+            {"create": {"path": "${client}/f", "as": "w", "flags": ["write"]}},
+            {"write": {"file": "w", "size": 4096}},
+            {"think": "1ms"},
+            {"close": "w"}]},
+        {"name": "reader", "steps": [
+            {"after": {"stream": "maker", "calls": 3}},
+            {"open": {"path": "${client}/f", "as": "r", "flags": ["read"]}},
+            {"read": {"file": "r", "size": 4096, "count": 2}},
+            {"after": {"stream": "maker", "calls": "end"}},
+            {"close": "r"}]}]}
+    src, calls = bare_replay.generate_threads(doc)
+    check(calls == 7 and "waitfor(0, 3);" in src and "waitfor(0, INT_MAX);" in src,
+          f"bare_replay threads: 7 calls, the waits kept ({calls})")
+    for threads in (False, True):
+        d = os.path.join(tmp, f"bare{int(threads)}")
+        os.makedirs(d)
+        exe, n = bare_replay.build(doc, d, threads=threads)
+        p = subprocess.run([exe, os.path.join(d, "r")], capture_output=True, text=True,
+                           timeout=60)
+        out = json.loads(p.stdout) if p.returncode == 0 else {}
+        check(n == 7 and out.get("ops") == 7 and out.get("seconds", -1) >= 0,
+              f"bare_replay (threads={threads}): ran its 7 calls ({p.stdout}{p.stderr})")
+        check(os.path.getsize(os.path.join(d, "r", "0", "f")) == 4096,
+              f"bare_replay (threads={threads}): the file written")
+
+
 def test_missing(tmp):
     """A section whose program is missing is skipped (exit 77, a SKIP row), not failed."""
     empty = os.path.join(tmp, "nobin")
@@ -178,6 +212,7 @@ def main():
         test_pss()
         test_workloads(tmp)
         test_unmeasured(tmp)
+        test_bare_replay(tmp)
         test_missing(tmp)
 
 
