@@ -24,22 +24,37 @@ var lgSeries = (function () {
 	 * interval, not by their index: a run whose master woke late has one long entry where
 	 * the others have several, and its later entries belong with theirs at the same time.
 	 * The interval is the run's own (--interval); inferred from the gaps only for files
-	 * that do not say it (a slow machine's gaps are not the interval). */
+	 * that do not say it (a slow machine's gaps are not the interval). A run's last entry
+	 * ends with the run, anywhere in an interval: runs of 0.5 s with 1 s intervals end at
+	 * 0.4999 s and 0.5009 s, on both sides of the rounding. So two neighbouring bins that
+	 * no run has entries in both of, and whose times are less than half an interval
+	 * apart, are one moment. */
 	function meanOverTime(runs, key, interval) {
 		var longest = runs.reduce(function (a, r) { return r.series.t.length > a.series.t.length ? r : a; });
 		var step = interval > 0 ? interval : stepOf(longest.series.t), bins = {};
-		runs.forEach(function (r) {
+		runs.forEach(function (r, ri) {
 			r.series.t.forEach(function (t, i) {
 				if (typeof t !== 'number') return;
-				var k = Math.round(t / step), b = bins[k] || (bins[k] = { t: 0, n: 0, y: 0, ny: 0, stall: false });
+				var k = Math.round(t / step), b = bins[k] || (bins[k] = { t: 0, n: 0, y: 0, ny: 0, stall: false, runs: [] });
 				var y = r.series[key][i];
 				b.t += t;
 				b.n++;
 				if (typeof y === 'number') { b.y += y; b.ny++; }
 				b.stall = b.stall || !!r.series.stall[i];
+				if (b.runs.indexOf(ri) < 0) b.runs.push(ri);
 			});
 		});
 		var keys = Object.keys(bins).map(Number).sort(function (a, b) { return a - b; });
+		keys = keys.filter(function (k, i) {
+			var a = i ? bins[keys[i - 1]] : null, b = bins[k];
+			if (!a || keys[i - 1] !== k - 1 || Math.abs(b.t / b.n - a.t / a.n) >= step / 2 ||
+			    b.runs.some(function (ri) { return a.runs.indexOf(ri) >= 0; }))
+				return true;
+			a.t += b.t; a.n += b.n; a.y += b.y; a.ny += b.ny; a.stall = a.stall || b.stall;
+			a.runs = a.runs.concat(b.runs);
+			bins[k] = a; /* a third neighbour compares with the merged bin */
+			return false;
+		});
 		return {
 			t: keys.map(function (k) { return bins[k].t / bins[k].n; }),
 			y: keys.map(function (k) { return bins[k].ny ? bins[k].y / bins[k].ny : null; }),

@@ -277,6 +277,21 @@ for inputs, out, more in ((["sweep.json"], "sweep_b.html", {}),
                       expected_ops(sweep) | (expected_ops(rep) if more else set()),
                       out.replace(".html", ".png"))
     check_sweep_series(page.charts(), dict(by_count, **more))
+# runs that end on both sides of an interval's half (0.4999 s and 0.5009 s, with 1 s
+# intervals: runs of -t 0.5 do) are one moment, not two (this test met it in CI)
+edge = json.loads(json.dumps(sweep))
+edge["config"]["interval_s"] = 1.0
+for c in (1, 2):
+    for r, t in zip(at_count(edge, c), (0.4999, 0.5009)):
+        r["timeline"] = [dict(r["timeline"][0], t_s=t)]
+with open(os.path.join(d, "edge.json"), "w") as fh:
+    json.dump(edge, fh)
+p = loadgen("report", "edge.json", "-o", os.path.join(d, "edge.html"))
+check(p.returncode == 0, "report of runs ending on both sides of an interval's half", p)
+page = check_page("edge", os.path.join(d, "edge.html"), TIME_CHARTS + ["runs-mbps", "sweep"],
+                  expected_ops(edge), "report_edge.png")
+check_sweep_series(page.charts(), {"edge.json, 1 client (mean of 2 runs)": at_count(edge, 1),
+                                   "edge.json, 2 clients (mean of 2 runs)": at_count(edge, 2)})
 mpirun = shutil.which("mpirun")
 if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
         ["unshare", "-u", "true"], capture_output=True).returncode == 0:

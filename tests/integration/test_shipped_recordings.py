@@ -6,7 +6,8 @@ A program can vary a little from run to run and from filesystem to filesystem (g
 re-reads an index entry whose time stamp is racy; tar's reads follow the block size the
 filesystem reports), so a count may differ by 2 % or 3 calls, whichever is more; a program
 that changed what it does (a new Debian release of it) differs by more, and the shipped
-file must then be recorded again:
+file must then be recorded again (with --timing-runs 3, so that the shipped think times are
+the program's untraced time on the machine that wrote them):
 
     python3 tests/integration/test_shipped_recordings.py build/loadgen . --write
 """
@@ -34,12 +35,12 @@ def op_counts(doc):
     return counts
 
 
-def record(prog, out, name):
+def record(prog, out, name, opts=()):
     d = tmpdir()
     work = os.path.join(d, "w")
     os.mkdir(work)
     programs.PROGRAMS[prog][1](work)
-    p = subprocess.run([LOADGEN, "record", "-o", out, "--name", name, "-C", work, "--",
+    p = subprocess.run([LOADGEN, "record", "-o", out, "--name", name, "-C", work, *opts, "--",
                         *programs.PROGRAMS[prog][2]], env=programs.env(),
                        capture_output=True, text=True, timeout=600)
     check(p.returncode == 0, f"{name}: recorded again", p.stderr)
@@ -52,7 +53,7 @@ for name, prog in SHIPPED.items():
         skip(f"{name}: {programs.missing(prog)} is not installed")
         continue
     if write:
-        record(prog, shipped, name)
+        record(prog, shipped, name, ["--timing-runs", "3"])  # think times measured
         print(f"wrote {shipped}")
         continue
     fresh = os.path.join(tmpdir(), f"{name}.yaml")
