@@ -31,8 +31,10 @@
 #define STOP_GRACE_NS 5000000000ULL /* after SIGINT, the program's time to leave */
 #define POLL_NS 10000000L            /* between looks at a program asked to stop */
 #define FIT_TOLERANCE 0.02           /* a replay within 2 % of the target ends the fit */
-#define FIT_STEPS 5                  /* secant steps at most, after the two first points */
+#define FIT_STEPS 5                  /* steps at most, after the two first points */
 #define MAX_SCALE 1e4                /* think times are not made longer than this factor */
+#define FIT_POINT_S 0.25             /* replaying time per point, at least ... */
+#define MAX_POINT_RUNS 15            /* ... in this many replays at most */
 
 static uint64_t now_ns(void)
 {
@@ -199,7 +201,7 @@ int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, in
 static int replay_once(const char *self, const char *yaml, const char *caldir,
 		       const char *spec, double *s, char *err, size_t errlen)
 {
-	char run[PATH_MAX], json[PATH_MAX], log[PATH_MAX];
+	char run[PATH_MAX + 16], json[PATH_MAX + 16], log[PATH_MAX + 16];
 	char *argv[] = { (char *)self, "-q", "--monitor", "off", "-D", run, "-c", (char *)yaml,
 			 "--replay-timing", (char *)spec, "--json", json, "1", NULL };
 	json_t *root = NULL, *d;
@@ -262,12 +264,12 @@ static int by_value(const void *a, const void *b)
 static int replay_point(const char *self, const char *yaml, const char *caldir,
 			unsigned runs, double k, double *s, char *err, size_t errlen)
 {
-	double v[16];
+	double v[MAX_POINT_RUNS];
 	char spec[64];
 	int rc = 0;
 
-	if (runs > 16)
-		runs = 16;
+	if (runs > MAX_POINT_RUNS)
+		runs = MAX_POINT_RUNS;
 	if (k > 0)
 		snprintf(spec, sizeof(spec), "scale=%.6g", k);
 	else
@@ -281,51 +283,57 @@ static int replay_point(const char *self, const char *yaml, const char *caldir,
 	return rc;
 }
 
-/* The secant method on the replay's duration as a function of the scale, from the two
- * latest points (it is close to linear: each stream's path is its think times and its
- * calls, joined by waits). */
+/* The scale where the least-squares line through the points (k[i], r[i]) reaches target;
+ * -1 when the line does not rise (the think times make no measurable difference). */
+static double line_at(const double *k, const double *r, int n, double target)
+{
+	double mk = 0, mr = 0, skk = 0, skr = 0, slope;
+
+	for (int i = 0; i < n; i++) {
+		mk += k[i] / n;
+		mr += r[i] / n;
+	}
+	for (int i = 0; i < n; i++) {
+		skk += (k[i] - mk) * (k[i] - mk);
+		skr += (k[i] - mk) * (r[i] - mr);
+	}
+	if (skk <= 0 || (slope = skr / skk) <= 0)
+		return -1;
+	return mk + (target - mr) / slope;
+}
+
+/* The replay's duration is close to a line in the scale (each stream's path is its think
+ * times and its calls, joined by waits), measured with noise: each next scale is where
+ * the least-squares line through every point so far meets the target (the secant of the
+ * two latest points would follow the noise of both), until a point is within
+ * FIT_TOLERANCE. */
 static int fit(const char *self, const char *yaml, const char *caldir, unsigned runs,
 	       struct lg_rec_fit *f, char *err, size_t errlen)
 {
-	double ka = 0, ra, kb = 1, rb, k, r, best;
-	int rc;
+	double k[FIT_STEPS + 2] = { 0, 1 }, r[FIT_STEPS + 2], next;
+	int n = 0, rc;
 
-	if ((rc = replay_point(self, yaml, caldir, runs, 0, &ra, err, errlen)))
-		return rc;
-	f->afap_s = ra;
-	f->replays = 1;
-	f->scale = 0;
-	f->replay_s = ra;
-	if (f->target_s <= ra) /* the calls alone take as long: no think time */
-		return 0;
-	if ((rc = replay_point(self, yaml, caldir, runs, 1, &rb, err, errlen)))
-		return rc;
-	f->replays++;
-	best = fabs(ra - f->target_s);
-	if (fabs(rb - f->target_s) < best) {
-		best = fabs(rb - f->target_s);
-		f->scale = 1;
-		f->replay_s = rb;
-	}
-	for (int i = 0; i < FIT_STEPS && best > FIT_TOLERANCE * f->target_s; i++) {
-		if (rb - ra <= 1e-6 * f->target_s) /* flat: no think time to scale */
-			break;
-		k = ka + (f->target_s - ra) * (kb - ka) / (rb - ra);
-		k = k < 0 ? 0 : k > MAX_SCALE ? MAX_SCALE : k;
-		if ((rc = replay_point(self, yaml, caldir, runs, k, &r, err, errlen)))
+	f->replays = 0;
+	for (; n < FIT_STEPS + 2; n++) {
+		if (n >= 2) {
+			next = line_at(k, r, n, f->target_s);
+			if (next < 0) /* flat: no think time to scale */
+				break;
+			k[n] = next > MAX_SCALE ? MAX_SCALE : next;
+		}
+		if ((rc = replay_point(self, yaml, caldir, runs, k[n], &r[n], err, errlen)))
 			return rc;
 		f->replays++;
-		if (fabs(r - f->target_s) < best) {
-			best = fabs(r - f->target_s);
-			f->scale = k;
-			f->replay_s = r;
+		if (n == 0)
+			f->afap_s = r[0];
+		if (n == 0 || fabs(r[n] - f->target_s) < fabs(f->replay_s - f->target_s)) {
+			f->scale = k[n];
+			f->replay_s = r[n];
 		}
-		ka = kb;
-		ra = rb;
-		kb = k;
-		rb = r;
-		if (kb == ka)
-			break;
+		if (n == 0 && f->target_s <= r[0]) /* the calls alone take as long */
+			return 0;
+		if (fabs(r[n] - f->target_s) <= FIT_TOLERANCE * f->target_s)
+			return 0;
 	}
 	return 0;
 }
@@ -343,6 +351,10 @@ int lg_rec_fit_scale(const char *self, const char *yaml, const char *dir, unsign
 			 strerror(errno));
 		return -EIO;
 	}
+	/* a short program's replays vary by more than the tolerance: as many per point as
+	 * make FIT_POINT_S of replaying, up to MAX_POINT_RUNS */
+	if (target_s > 0 && (double)runs * target_s < FIT_POINT_S)
+		runs = (unsigned)fmin(MAX_POINT_RUNS, ceil(FIT_POINT_S / target_s));
 	rc = fit(self, yaml, caldir, runs ? runs : 1, f, err, errlen);
 	lg_rec_remove_tree(caldir);
 	return rc;

@@ -8,7 +8,7 @@
  * without the tracer. So record can run it that way first, on the directory as it was
  * (a copy is taken before and put back after each run), and then fit the recorded think
  * times to it: replays of the recorded workload by one client, at think-time scales
- * found by the secant method, until a replay with --replay-timing original takes the
+ * found on a least-squares line through the replays so far, until a replay with --replay-timing original takes the
  * untraced runs' median (within FIT_TOLERANCE). (Fitting the fastest run to the fastest
  * replays was tried: the replays came out 17 to 30 % shorter than the program's median,
  * whose runs vary more than the replays do.) */
