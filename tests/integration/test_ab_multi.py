@@ -1,6 +1,7 @@
 """loadgen ab with three variants, on real, short, rate-limited runs:
 - a and b identical, c with its own --rate-ops 270 against 300 (10 % fewer op cycles
-  of the same bytes): b is "no significant difference" and c "slower" against a, with
+  of the same bytes): b never strongly different (its verdict follows its p: at alpha
+  0.05 one run in 20 calls identical setups different) and c "slower" against a, with
   Holm-adjusted p (checked against the adjustment done here), and --fail-if-slower 2
   exits 3 naming c only;
 - the order is the Williams design of three: each variant in each position once every
@@ -78,9 +79,15 @@ check(an["adjustment"] == "holm" and [v["name"] for v in an["variants"]] == ["a"
 cmp = {c["variant"]: c for c in an["comparisons"]}
 check(list(cmp) == ["b", "c"], "one comparison for each variant after a")
 b, c = cmp["b"], cmp["c"]
-check(b["verdict"] == "no significant difference",
-      f"b (identical to a): no significant difference ({b['change_pct']:.2f} %, p "
-      f"{b['paired_t']['p']:.3g})", show(p))
+# b is a: at alpha 0.05 one run in 20 calls it different (CI met one, 0.01 % at p 0.026);
+# what must hold every time is that the verdict follows its adjusted p, and that b is
+# never strongly different (p < 0.001) nor by more than a fraction of c's 10 %
+check(b["verdict"] == ("no significant difference" if b["p_adjusted"] >= 0.05 else
+                       "faster" if b["change_pct"] > 0 else "slower"),
+      f"b: the verdict follows its adjusted p ({b['verdict']}, p {b['p_adjusted']:.3g})")
+check(b["p_adjusted"] >= 0.001 and abs(b["change_pct"]) < 2,
+      f"b (identical to a): no strong difference ({b['change_pct']:.2f} %, p "
+      f"{b['p_adjusted']:.3g})", show(p))
 # the size of the change is what the runs say (stalls, one-sided, move it by any amount:
 # c 8-20 % below its rate in all 6 runs once on a loaded machine; so no band: each
 # variant's rate is checked below as its setting and as a bound no run exceeds)
@@ -121,7 +128,7 @@ for i, name in enumerate(("a", "b", "c")):
     check(r["config"]["rate_ops"] == rate, f"{f}: ran at --rate-ops {rate}")
 lines = p.stdout.strip().splitlines()
 check(lines[-2:] == [
-    "Verdict: b: no significant difference (against A, paired t-test on 6 pairs, "
+    f"Verdict: b: {b['verdict']} (against A, paired t-test on 6 pairs, "
     "Holm-adjusted, alpha = 0.05)",
     "Verdict: c: slower (against A, paired t-test on 6 pairs, Holm-adjusted, alpha = 0.05)"],
       "one verdict line per variant, Holm-adjusted", show(p))
