@@ -259,7 +259,8 @@ def generate_threads(doc):
     """C source of the threaded floor of doc: one thread per stream, as loadgen runs them,
     each stream's calls straight-line, its 'after' steps the least a replayer must do to
     keep them: a count of calls done per stream, polled a little (yielding the CPU now and
-    then), then slept on with a futex, woken only when someone sleeps on it. 'end' is the
+    then), then slept on with a futex (10 ms at a time), woken only when someone
+    sleeps on it. 'end' is the
     count INT_MAX, set when a stream returns. Threads start together at one flag, between
     the two clock reads; the clock stops when the last one is joined. (source, calls)"""
     g = Gen()
@@ -280,9 +281,8 @@ def generate_threads(doc):
                 k = "INT_MAX" if a["calls"] == "end" else int(a["calls"])
                 g.emit(f"waitfor({names.index(a['stream'])}, {k});")
                 continue
-            for _ in range(g.step(op, a)):
-                g.emit(f"called({i});")
-                calls += 1
+            calls += g.step(op, a)
+            g.emit(f"called({i});")  # per step, as the 'after' counts go
         body = "\n\t".join(g.lines)
         funcs.append(f"static void *stream{i}(void *arg)\n{{\n\t(void)arg;\n\tstart_wait();"
                      f"\n\t{body}\n\tpublish({i}, INT_MAX);\n\treturn NULL;\n}}\n")
@@ -332,6 +332,9 @@ static void called(int s)
 
 static void waitfor(int s, int k)
 {{
+	/* a sleep is cut at 10 ms, as loadgen's: the flag a waiter sets can be cleared by
+	 * the publisher after the waiter set it again, and that wake is then lost */
+	struct timespec slice = {{ 0, 10000000 }};
 	int got;
 
 	for (unsigned i = 0; (got = atomic_load(&live[s].done)) < k; i++) {{
@@ -342,7 +345,7 @@ static void waitfor(int s, int k)
 		}}
 		atomic_store(&live[s].waiters, 1);
 		if (atomic_load(&live[s].done) == got)
-			syscall(SYS_futex, &live[s].done, FUTEX_WAIT_PRIVATE, got, NULL, NULL, 0);
+			syscall(SYS_futex, &live[s].done, FUTEX_WAIT_PRIVATE, got, &slice, NULL, 0);
 	}}
 }}
 
