@@ -37,7 +37,6 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPT 130
 #define CALIBRATE_CALLS 5000 /* newfstatat calls timed with and without strace */
-#define MAX_TIMING_RUNS 15   /* --timing-runs N: 1 to this */
 #define FIT_WARN 0.10        /* a fitted replay further off than this is said */
 
 /* What the command line asked for. */
@@ -66,8 +65,7 @@ struct rec {
 	uint64_t overhead_ns;         /* strace's overhead per traced call */
 	int exit_status;              /* the program's; -1 attached (it goes on) */
 	char backup[PATH_MAX];        /* --timing-runs: the directory's copy, or "" */
-	double untraced_s[MAX_TIMING_RUNS]; /* --timing-runs: the runs' elapsed seconds */
-	double untraced_median;       /* their median */
+	double untraced_median;       /* --timing-runs: the runs' median elapsed seconds */
 	struct lg_rec_fit fit;        /* the think times' fit to it */
 	char kernel[65], date[32];    /* provenance: uname -r, the start in UTC */
 };
@@ -150,7 +148,7 @@ static int parse_option(struct rec_cli *c, int opt, char *arg, char **argv)
 					 arg);
 		break;
 	case OPT_TIMING_RUNS:
-		if (lg_parse_count(arg, &v, &why) || v == 0 || v > MAX_TIMING_RUNS)
+		if (lg_parse_count(arg, &v, &why) || v == 0 || v > LG_REC_MAX_TIMING_RUNS)
 			return bad_usage("invalid --timing-runs '%s': expected a count of 1 to "
 					 "15", arg);
 		c->timing_runs = (unsigned)v;
@@ -406,45 +404,19 @@ static int make_trace_tmp(struct rec *r)
 	return 0;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* --timing-runs: copy DIR beside it, then run the program N times without the tracer,
- * putting DIR back as it was after each run. 0 or the exit status; DIR is put back when
- * a run is interrupted too (the copy is removed by lg_record_main). */
+/* --timing-runs: the program run N times without the tracer on DIR as it was
+ * (record_timing.c). 0 or the exit status; the copy is removed by lg_record_main. */
 static int untraced_runs(struct rec *r)
 {
 	char err[1024] = "";
-	double v[MAX_TIMING_RUNS];
-	unsigned n = r->c.timing_runs;
-	int rc = lg_rec_backup(r->dir, r->backup, err, sizeof(err)), status, rrc;
-	uint64_t ns;
+	int rc = lg_rec_untraced_runs(r->dir, r->c.cmd, r->c.timing_runs, r->backup,
+				      &r->untraced_median, err, sizeof(err));
 
-	for (unsigned i = 0; !rc && i < n; i++) {
-		rc = lg_rec_run_plain(r->dir, r->c.cmd, &ns, &status, err, sizeof(err));
-		if (!rc || rc == -EINTR) { /* the program ran: DIR back as it was, always */
-			rrc = lg_rec_restore(r->dir, r->backup, err, sizeof(err));
-			rc = rrc ? rrc : rc;
-		}
-		if (!rc) {
-			r->untraced_s[i] = v[i] = (double)ns / 1e9;
-			fprintf(stderr, "loadgen record: untraced run %u of %u: %.6f s, exit status "
-				"%d\n", i + 1, n, v[i], status);
-		}
-	}
 	if (rc == -EINTR || lg_rec_stop)
 		return EXIT_INTERRUPT;
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "loadgen record: %s\n", err);
-		return EXIT_USAGE;
-	}
-	qsort(v, n, sizeof(*v), by_value);
-	r->untraced_median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	return 0;
+	return rc ? EXIT_USAGE : 0;
 }
 
 /* Snapshot the tree, measure strace's overhead, then trace the program. 0 or the exit
@@ -522,19 +494,6 @@ static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *s
 	return rc;
 }
 
-/* --timing-runs: the think times' scale that makes a replay as long as the untraced
- * runs, found by replaying the workload converted with the trace's own estimates (tmp). */
-static int fit_think(struct rec *r, const char *tmp, char *err, size_t errlen)
-{
-	int rc;
-
-	fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' median, %.6f s "
-		"(replays by one client in %s)\n", r->untraced_median, r->dir);
-	rc = lg_rec_fit_scale("/proc/self/exe", tmp, r->dir, r->c.timing_runs,
-			      r->untraced_median, &r->fit, err, errlen);
-	return rc;
-}
-
 /* The trace into the workload, written to OUT through a temporary file and a rename.
  * 0 or the exit status, with the message printed. */
 static int convert(struct rec *r, struct lg_trace_summary *sum)
@@ -542,7 +501,13 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 	char err[1024] = "", *tmp = NULL, *fitted = NULL;
 	int rc = convert_to_tmp(r, false, sum, &tmp, err, sizeof(err));
 
-	if (!rc && r->c.timing_runs && !(rc = fit_think(r, tmp, err, sizeof(err))) &&
+	if (!rc && r->c.timing_runs) /* the think times' scale, found by replaying tmp */
+		fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' "
+			"median, %.6f s (replays by one client in %s)\n", r->untraced_median,
+			r->dir);
+	if (!rc && r->c.timing_runs &&
+	    !(rc = lg_rec_fit_scale("/proc/self/exe", tmp, r->dir, r->c.timing_runs,
+				    r->untraced_median, &r->fit, err, sizeof(err))) &&
 	    !(rc = convert_to_tmp(r, true, sum, &fitted, err, sizeof(err)))) {
 		unlink(tmp);
 		free(tmp);

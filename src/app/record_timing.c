@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loadgen/model/clock.h"
 #include "record_strace.h"
 
-#define NS_PER_SEC 1000000000ULL
 #define STOP_GRACE_NS 5000000000ULL /* after SIGINT, the program's time to leave */
 #define POLL_NS 10000000L            /* between looks at a program asked to stop */
 #define FIT_TOLERANCE 0.02           /* a replay within 2 % of the target ends the fit */
@@ -36,12 +36,18 @@
 #define FIT_POINT_S 0.25             /* replaying time per point, at least ... */
 #define MAX_POINT_RUNS 15            /* ... in this many replays at most */
 
-static uint64_t now_ns(void)
+static int by_value(const void *a, const void *b)
 {
-	struct timespec ts;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (n > 0), sorting v in place. */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_value);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Wait for pid with a blocking waitpid (the end is timed: no polling interval in it);
@@ -59,8 +65,8 @@ static int wait_stoppable(pid_t pid, int *ws)
 			return -errno;
 		if (lg_rec_stop && !sent) {
 			kill(pid, SIGINT);
-			sent = now_ns();
-		} else if (sent && now_ns() - sent > STOP_GRACE_NS) {
+			sent = lg_now_ns();
+		} else if (sent && lg_now_ns() - sent > STOP_GRACE_NS) {
 			kill(pid, SIGKILL);
 			sent = UINT64_MAX / 2; /* once */
 		}
@@ -96,7 +102,7 @@ static int copy_content(const char *src, const char *dst, char *err, size_t errl
 	return 0;
 }
 
-int lg_rec_backup(const char *dir, char *backup, char *err, size_t errlen)
+static int backup_dir(const char *dir, char *backup, char *err, size_t errlen)
 {
 	const char *slash = strrchr(dir, '/');
 	int n, rc;
@@ -140,7 +146,7 @@ int lg_rec_remove_tree(const char *path)
 	return remove_rc;
 }
 
-int lg_rec_restore(const char *dir, const char *backup, char *err, size_t errlen)
+static int restore_dir(const char *dir, const char *backup, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	struct dirent *d;
@@ -164,7 +170,7 @@ int lg_rec_restore(const char *dir, const char *backup, char *err, size_t errlen
 	return copy_content(backup, dir, err, errlen);
 }
 
-int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, int *status,
+static int run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, int *status,
 		     char *err, size_t errlen)
 {
 	char path[PATH_MAX], *argv0 = cmd[0];
@@ -176,7 +182,7 @@ int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, in
 		snprintf(err, errlen, "%s: command not found", cmd[0]);
 		return -ENOENT;
 	}
-	t0 = now_ns();
+	t0 = lg_now_ns();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", argv0, strerror(errno));
@@ -189,10 +195,36 @@ int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, in
 		_exit(127);
 	}
 	rc = wait_stoppable(pid, &ws);
-	*elapsed_ns = now_ns() - t0;
+	*elapsed_ns = lg_now_ns() - t0;
 	*status = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 	if (rc && rc != -EINTR)
 		snprintf(err, errlen, "waiting for %s: %s", argv0, strerror(-rc));
+	return rc;
+}
+
+int lg_rec_untraced_runs(const char *dir, char *const *cmd, unsigned n, char *backup,
+			 double *median_s, char *err, size_t errlen)
+{
+	double v[LG_REC_MAX_TIMING_RUNS];
+	int rc = backup_dir(dir, backup, err, errlen), status, rrc;
+	uint64_t ns;
+
+	if (n > LG_REC_MAX_TIMING_RUNS)
+		n = LG_REC_MAX_TIMING_RUNS;
+	for (unsigned i = 0; !rc && i < n; i++) {
+		rc = run_plain(dir, cmd, &ns, &status, err, errlen);
+		if (!rc || rc == -EINTR) { /* the program ran: DIR back as it was, always */
+			rrc = restore_dir(dir, backup, err, errlen);
+			rc = rrc ? rrc : rc;
+		}
+		if (!rc) {
+			v[i] = (double)ns / 1e9;
+			fprintf(stderr, "loadgen record: untraced run %u of %u: %.6f s, exit status "
+				"%d\n", i + 1, n, v[i], status);
+		}
+	}
+	if (!rc && n)
+		*median_s = median(v, n);
 	return rc;
 }
 
@@ -252,13 +284,6 @@ static int replay_once(const char *self, const char *yaml, const char *caldir,
 	return rc == -EINTR || lg_rec_stop ? -EINTR : rc;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of runs replays at think-time scale k (0: afap), as for the untraced runs:
  * the program's typical time, not its luckiest. */
 static int replay_point(const char *self, const char *yaml, const char *caldir,
@@ -276,10 +301,8 @@ static int replay_point(const char *self, const char *yaml, const char *caldir,
 		snprintf(spec, sizeof(spec), "afap");
 	for (unsigned i = 0; !rc && i < runs; i++)
 		rc = replay_once(self, yaml, caldir, spec, &v[i], err, errlen);
-	if (!rc) {
-		qsort(v, runs, sizeof(*v), by_value);
-		*s = runs % 2 ? v[runs / 2] : (v[runs / 2 - 1] + v[runs / 2]) / 2;
-	}
+	if (!rc)
+		*s = median(v, runs);
 	return rc;
 }
 

@@ -18,26 +18,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Copy dir's content (cp -a) into a new directory beside it, ".NAME.loadgen-orig.XXXXXX"
- * (on the same filesystem as a rule, so the copy is cheap where it can be a reflink);
- * its path into backup (PATH_MAX). 0, or a negative errno with err. */
-int lg_rec_backup(const char *dir, char *backup, char *err, size_t errlen);
+#define LG_REC_MAX_TIMING_RUNS 15 /* --timing-runs N: 1 to this */
 
-/* Put dir back as backup holds it: dir's content removed (not crossing into other
- * filesystems), then backup's copied in (cp -a). backup is kept. 0, or a negative errno
- * with err. */
-int lg_rec_restore(const char *dir, const char *backup, char *err, size_t errlen);
+/* Copy dir's content (cp -a) into a new directory beside it, ".NAME.loadgen-orig.XXXXXX"
+ * (its path into backup, PATH_MAX; "" when none was made), then run cmd (NULL-terminated)
+ * n times in dir without a tracer, with record's standard input, output and error,
+ * putting dir back as the copy holds it after each run (also one stopped by
+ * lg_rec_stop). Each run's elapsed time (CLOCK_MONOTONIC, from before its start to its
+ * end) and exit status are said on stderr; their median into *median_s. The copy is
+ * kept: the caller removes it (lg_rec_remove_tree). 0, a negative errno with err, or
+ * -EINTR when lg_rec_stop stopped a run. */
+int lg_rec_untraced_runs(const char *dir, char *const *cmd, unsigned n, char *backup,
+			 double *median_s, char *err, size_t errlen);
 
 /* Remove path and everything under it (symlinks not followed, other filesystems not
  * entered). 0, or the first negative errno (the rest is still removed). */
 int lg_rec_remove_tree(const char *path);
-
-/* Run cmd (NULL-terminated) in dir without a tracer, with record's standard input, output
- * and error; *elapsed_ns from before the start to its end (CLOCK_MONOTONIC), *status its
- * exit status (128 + the signal that ended it). 0, a negative errno with err, or -EINTR
- * when lg_rec_stop stopped it. */
-int lg_rec_run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, int *status,
-		     char *err, size_t errlen);
 
 /* The fit of the think-time scale (lg_rec_fit_scale). */
 struct lg_rec_fit {

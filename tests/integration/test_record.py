@@ -293,12 +293,17 @@ def sleepers():
     return pids
 
 
-deadline = time.time() + 60
-while len(sleepers()) < 2 and time.time() < deadline and proc.poll() is None:
-    time.sleep(0.1)
-check(len(sleepers()) == 2, "Ctrl-C: the recorded program runs (its 2 sleeps)")
-proc.send_signal(signal.SIGINT)
-_, err = proc.communicate(timeout=60)
+def interrupt(proc, n, what):
+    """Once the program runs (its n sleeps are there), Ctrl-C record; its stderr."""
+    deadline = time.time() + 60
+    while len(sleepers()) < n and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    check(len(sleepers()) == n, "%s: the recorded program runs (its %d sleep(s))" % (what, n))
+    proc.send_signal(signal.SIGINT)
+    return proc.communicate(timeout=60)[1]
+
+
+err = interrupt(proc, 2, "Ctrl-C")
 check(proc.returncode == 130 and "interrupted" in err, "Ctrl-C: exit 130 (%s)" % err.strip())
 time.sleep(0.2)
 check(sleepers() == [], "Ctrl-C: the program's processes are gone")
@@ -379,12 +384,7 @@ proc = subprocess.Popen([LOADGEN, "record", "-o", os.path.join(top, "tc.yaml"), 
                          "--timing-runs", "1", "--", "sh", "-c",
                          "echo run >> log; sleep %s" % marker],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-deadline = time.time() + 60
-while len(sleepers()) < 1 and time.time() < deadline and proc.poll() is None:
-    time.sleep(0.1)
-check(len(sleepers()) == 1, "Ctrl-C in an untraced run: the program runs")
-proc.send_signal(signal.SIGINT)
-_, err = proc.communicate(timeout=60)
+err = interrupt(proc, 1, "Ctrl-C in an untraced run")
 check(proc.returncode == 130, "Ctrl-C in an untraced run: exit 130 (%s)" % err.strip())
 check(open(os.path.join(d, "log")).read() == "start\n" and os.listdir(d) == ["log"],
       "Ctrl-C in an untraced run: DIR put back as it was (%s)" % os.listdir(d))
