@@ -54,9 +54,18 @@ check(res.rc == 0 and len(lines) == 2 and all(x.endswith(" ms") for x in lines),
 # SIGINT during the second run of a --repeat: its line says so.
 p = subprocess.Popen([LOADGEN, "-D", d, "-q", "-t", "3", "--warmup", "0", "--repeat", "2",
                       "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-time.sleep(4)  # the first run measures 3 s: the signal comes within the second
+# The signal comes once the first run's line is out (a fixed sleep raced a slow setup on a
+# busy CI machine), while the second run measures its 3 s.
+first = ""
+t0 = time.monotonic()
+while not LINE.match(first) and time.monotonic() - t0 < 60:
+    first = p.stdout.readline()
+    if not first:
+        break
+time.sleep(0.5)
 p.send_signal(signal.SIGINT)
 out, err = p.communicate(timeout=60)
+out = first + out
 lines = LINE.findall(out)
 check(p.returncode == 130 and len(lines) == 2 and not lines[0].endswith("(interrupted)") and
       lines[1].endswith("  (interrupted)"), f"SIGINT: the interrupted run says so: {lines}",
