@@ -83,7 +83,8 @@ struct lg_live {
 	_Atomic int calls;                   /* a recorded program's stream: calls it has
 						completed in the run phase (INT_MAX once it
 						left it), what LG_OP_AFTER waits for */
-	_Atomic int waiters;                 /* 1 while a stream may sleep on calls */
+	_Atomic int wait_need;               /* the least count of calls a stream sleeping
+						on calls waits for, 0 when none does */
 	_Atomic int passed;                  /* gate stages it arrived at the end of */
 	/* Written by the client, read by the master only after the client stopped: */
 	uint64_t last_end_ns;                /* when the last measured op ended */

@@ -5,8 +5,12 @@
  *
  * A stream publishes the count of calls it has completed in its live counters (shared
  * memory, one cache line per thread already); a stream that must wait for it spins a
- * little, then sleeps on that count with a futex, and the publisher wakes it only when
- * a waiter has said so, so a stream nobody waits for pays one relaxed load per call.
+ * little, then sleeps on that count with a futex after lowering the publisher's wait_need
+ * to the count it needs. The publisher wakes the sleepers only once its count reaches
+ * wait_need, taking the word back to 0 with an exchange (a plain store could erase a
+ * sleeper's need set just before it: that sleeper then slept the whole WAIT_SLICE_NS), so
+ * a stream nobody waits for pays one load per call and a sleeper is not woken for every
+ * call short of its own.
  * Think time is slept to within SPIN_NS of its end and spun from there: a recorded gap
  * is often a few microseconds, which no sleep keeps (timer slack alone is 50 us). */
 #include "client.h"
@@ -57,8 +61,12 @@ static bool after(struct lg_client *c, const struct lg_op *op)
 		}
 		if (stopping(c))
 			return false;
-		atomic_store(&t->waiters, 1);
-		if (atomic_load(&t->calls) == got) /* the store above, then this load:
+		int cur = atomic_load(&t->wait_need);
+
+		while ((cur == 0 || need < cur) &&
+		       !atomic_compare_exchange_weak(&t->wait_need, &cur, need))
+			;
+		if (atomic_load(&t->calls) == got) /* the need set above, then this load:
 						      the publisher's pair in reverse */
 			futex_wait_for(&t->calls, got, WAIT_SLICE_NS);
 	}
@@ -96,10 +104,11 @@ static void publish(struct lg_client *c, int calls)
 	struct lg_live *me = &c->peers[c->stream];
 
 	atomic_store(&me->calls, calls);
-	if (atomic_load(&me->waiters)) {
-		atomic_store(&me->waiters, 0);
+	int need = atomic_load(&me->wait_need);
+
+	/* every sleeper wakes: those whose count is not reached yet set their need again */
+	if (need != 0 && calls >= need && atomic_exchange(&me->wait_need, 0) != 0)
 		syscall(SYS_futex, &me->calls, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	}
 }
 
 void lg_stream_called(struct lg_client *c)
