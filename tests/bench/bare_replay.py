@@ -219,6 +219,7 @@ def generate(doc):
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -244,6 +245,7 @@ int main(int argc, char **argv)
 	DIR = argv[1];
 	mkdir(DIR, 0755);
 	D = open(DIR, O_RDONLY | O_DIRECTORY);
+	memset(buf, 0x5a, sizeof(buf)); /* its pages mapped before the clock, as loadgen's */
 	{chr(10).join(chr(9) + l for l in setup).lstrip()}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	{body}
@@ -259,8 +261,8 @@ def generate_threads(doc):
     """C source of the threaded floor of doc: one thread per stream, as loadgen runs them,
     each stream's calls straight-line, its 'after' steps the least a replayer must do to
     keep them: a count of calls done per stream, polled a little (yielding the CPU now and
-    then), then slept on with a futex (10 ms at a time), woken only when someone
-    sleeps on it. 'end' is the
+    then), then slept on with a futex, woken only once the count reaches the least count
+    a sleeper needs (loadgen's protocol, src/run/streams.c). 'end' is the
     count INT_MAX, set when a stream returns. Threads start together at one flag, between
     the two clock reads; the clock stops when the last one is joined. (source, calls)"""
     g = Gen()
@@ -296,6 +298,7 @@ def generate_threads(doc):
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -312,17 +315,18 @@ static unsigned char buf[1 << 20] __attribute__((aligned(4096)));
 static int fd[{max(len(g.slots), 1)}];
 static _Thread_local struct stat st;
 static _Thread_local struct statx sx;
-static struct {{ _Atomic int done, waiters; char pad[56]; }} live[{n}];
+static struct {{ _Atomic int done, need; char pad[56]; }} live[{n}];
 static _Atomic int go;
 static _Thread_local int mine;
 
 static void publish(int s, int v)
 {{
+	int need;
+
 	atomic_store(&live[s].done, v);
-	if (atomic_load(&live[s].waiters)) {{
-		atomic_store(&live[s].waiters, 0);
+	need = atomic_load(&live[s].need);
+	if (need != 0 && v >= need && atomic_exchange(&live[s].need, 0) != 0)
 		syscall(SYS_futex, &live[s].done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-	}}
 }}
 
 static void called(int s)
@@ -332,10 +336,9 @@ static void called(int s)
 
 static void waitfor(int s, int k)
 {{
-	/* a sleep is cut at 10 ms, as loadgen's: the flag a waiter sets can be cleared by
-	 * the publisher after the waiter set it again, and that wake is then lost */
+	/* a sleep is cut at 10 ms, as loadgen's (which checks then whether to stop) */
 	struct timespec slice = {{ 0, 10000000 }};
-	int got;
+	int got, cur;
 
 	for (unsigned i = 0; (got = atomic_load(&live[s].done)) < k; i++) {{
 		if (i < 256) {{
@@ -343,7 +346,10 @@ static void waitfor(int s, int k)
 				sched_yield();
 			continue;
 		}}
-		atomic_store(&live[s].waiters, 1);
+		cur = atomic_load(&live[s].need);
+		while ((cur == 0 || k < cur) &&
+		       !atomic_compare_exchange_weak(&live[s].need, &cur, k))
+			;
 		if (atomic_load(&live[s].done) == got)
 			syscall(SYS_futex, &live[s].done, FUTEX_WAIT_PRIVATE, got, &slice, NULL, 0);
 	}}
@@ -351,6 +357,12 @@ static void waitfor(int s, int k)
 
 static void start_wait(void)
 {{
+	/* the thread's own pages (its stat buffers, its stack) mapped before the clock */
+	volatile char stack[16384];
+
+	memset((void *)stack, 0, sizeof(stack));
+	memset(&st, 0, sizeof(st));
+	memset(&sx, 0, sizeof(sx));
 	while (!atomic_load(&go))
 		syscall(SYS_futex, &go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 }}
@@ -367,6 +379,7 @@ int main(int argc, char **argv)
 	DIR = argv[1];
 	mkdir(DIR, 0755);
 	D = open(DIR, O_RDONLY | O_DIRECTORY);
+	memset(buf, 0x5a, sizeof(buf)); /* its pages mapped before the clock, as loadgen's */
 	{chr(10).join(chr(9) + l for l in setup).lstrip()}
 	for (int i = 0; i < {n}; i++)
 		pthread_create(&t[i], NULL, fn[i], NULL);
