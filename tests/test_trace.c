@@ -126,6 +126,30 @@ static void test_think(void **state)
 	has("  trace_overhead_ns: 10000\n");
 }
 
+/* Gaps no larger than the tracer's cost: no think time from the trace alone; with untraced
+ * runs (whose fit scales it) an even share per traced gap, left-out calls' gaps counted. */
+static void test_think_even(void **state)
+{
+	static const char T[] =
+		L(10, 000000, "mkdir(\"a\", 0777) = 0 <0.000010>")
+		L(10, 000018, "mkdir(\"b\", 0777) = 0 <0.000010>")
+		L(10, 000030, "getpid() = 10 <0.000001>")
+		L(10, 000038, "mkdir(\"c\", 0777) = 0 <0.000010>");
+	struct lg_trace_opts o = { .dir = "/d", .overhead_ns = 10000 };
+
+	(void)state;
+	assert_int_equal(conv_with(T, &o), 0);
+	hasnt("think:");
+	o.untraced_runs = 3;
+	o.think_scale = 0.5;
+	assert_int_equal(conv_with(T, &o), 0);
+	/* 1 us a gap, times the scale: one gap before b, two (the getpid's) before c; the
+	 * trace's start counts as one before a */
+	has("    steps:\n      - think: 500ns\n      - mkdir: {path: \"${client}/a\"}\n"
+	    "      - think: 500ns\n      - mkdir: {path: \"${client}/b\"}\n"
+	    "      - think: 1us\n      - mkdir: {path: \"${client}/c\"}\n");
+}
+
 /* Interrupted calls joined; a child that runs before its clone returns; its first call
  * waits for its parent's calls before the clone, and ordering on a shared file. */
 static const char STREAMS[] =
@@ -612,6 +636,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),   cmocka_unit_test(test_think),
+		cmocka_unit_test(test_think_even),
 		cmocka_unit_test(test_streams), cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_names),   cmocka_unit_test(test_detached),
 		cmocka_unit_test(test_reuse), cmocka_unit_test(test_waits),   cmocka_unit_test(test_cwd),

@@ -120,8 +120,12 @@ def measure(loadgen, parent, name, runs, timing_runs):
     if calls1 != calls:
         raise SystemExit(f"{name}: the threaded floor makes {calls} calls, the other {calls1}")
     o, t = statistics.median(orig), statistics.median(timed)
+    u = (doc.get("recorded") or {}).get("untraced_median_s")
     return {"program": name, "streams": len(doc["streams"]), "calls": calls,
             "original_s": o, "replay_s": t, "timing_error": abs(t - o) / o,
+            # the program against itself: its untraced runs while it was recorded (what
+            # the think times were fitted to) and its runs here, a minute later
+            "recorded_s": u, "drift": (o - u) / u if u else None,
             "afap_ops_s": statistics.median(afap), "floor_ops_s": statistics.median(floor),
             "afap_ratio": statistics.median(afap) / statistics.median(floor),
             "floor1_ops_s": statistics.median(floor1),
@@ -131,10 +135,10 @@ def measure(loadgen, parent, name, runs, timing_runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("build")
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--dir", default=None, help="where inputs and replays go (default: /tmp)")
     ap.add_argument("--only", default=",".join(programs.PROGRAMS))
-    ap.add_argument("--timing-runs", type=int, default=3,
+    ap.add_argument("--timing-runs", type=int, default=5,
                     help="loadgen record --timing-runs N (0: think times from the trace alone)")
     ap.add_argument("--json", help="write the rows here")
     args = ap.parse_args()
@@ -151,7 +155,7 @@ def main():
         shutil.rmtree(parent, ignore_errors=True)
     print(f"{'program':8} {'streams':>7} {'calls':>6} {'original s':>10} {'replay s':>9} "
           f"{'error':>6} {'afap ops/s':>10} {'floor ops/s':>11} {'ratio':>5} "
-          f"{'1-thread floor':>14}")
+          f"{'1-thread floor':>14} {'drift':>6}")
     for r in rows:
         t_ok = r["timing_error"] <= TIMING_TARGET
         a_ok = r["afap_ratio"] >= AFAP_TARGET
@@ -159,9 +163,13 @@ def main():
         print(f"{r['program']:8} {r['streams']:7} {r['calls']:6} {r['original_s']:10.3f} "
               f"{r['replay_s']:9.3f} {100 * r['timing_error']:5.1f}%{'' if t_ok else '!'} "
               f"{r['afap_ops_s']:10.0f} {r['floor_ops_s']:11.0f} {r['afap_ratio']:5.2f}"
-              f"{'' if a_ok else '!'} {r['floor1_ops_s']:14.0f}")
+              f"{'' if a_ok else '!'} {r['floor1_ops_s']:14.0f} "
+              + (f"{100 * r['drift']:+5.1f}%" if r["drift"] is not None else "     -"))
     print(f"targets: timing error <= {100 * TIMING_TARGET:.0f} % per program, afap/floor >= "
           f"{AFAP_TARGET}; medians of {args.runs} runs each ('!': missed)")
+    print("drift: the program's own median here against its untraced runs' while it was "
+          "recorded (the think times' fit); a timing error beside a drift as large is the "
+          "machine's")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
