@@ -64,8 +64,8 @@ struct rec {
 	struct lg_rec_tree tree;      /* the directory before the program ran */
 	uint64_t overhead_ns;         /* strace's overhead per traced call */
 	int exit_status;              /* the program's; -1 attached (it goes on) */
-	char backup[PATH_MAX];        /* --timing-runs: the directory's copy, or "" */
-	double untraced_median;       /* --timing-runs: the runs' median elapsed seconds */
+	struct lg_rec_untraced u;     /* --timing-runs: the program's untraced runs */
+	double untraced_median;       /* --timing-runs: their median elapsed seconds */
 	struct lg_rec_fit fit;        /* the think times' fit to it */
 	char kernel[65], date[32];    /* provenance: uname -r, the start in UTC */
 };
@@ -112,11 +112,12 @@ static void usage(FILE *f)
 		"                         number is seconds); the process goes on afterwards\n"
 		"      --timing-runs N    first run COMMAND N times without strace, each on DIR\n"
 		"                         as it was (copied beside DIR and put back after each\n"
-		"                         run), and fit the think times to their median: the\n"
-		"                         command runs N + 1 times, with its side effects\n"
-		"                         outside DIR. Without it the think times are estimated\n"
-		"                         from the trace, where strace's own cost is most of\n"
-		"                         each gap (see loadgen-record(1))\n"
+		"                         run), and fit the think times to their median, one\n"
+		"                         more run beside each step of the fit: the command\n"
+		"                         runs N + 1 times and up to 7 more, with its side\n"
+		"                         effects outside DIR. Without it the think times are\n"
+		"                         estimated from the trace, where strace's own cost is\n"
+		"                         most of each gap (see loadgen-record(1))\n"
 		"  -h, --help             this help\n"
 		"Exit status: 0 recorded (whatever the program's own exit status), 2 usage, no\n"
 		"strace, no DIR or a trace that does not convert, 130 interrupted.\n");
@@ -409,8 +410,12 @@ static int make_trace_tmp(struct rec *r)
 static int untraced_runs(struct rec *r)
 {
 	char err[1024] = "";
-	int rc = lg_rec_untraced_runs(r->dir, r->c.cmd, r->c.timing_runs, r->backup,
-				      &r->untraced_median, err, sizeof(err));
+	int rc;
+
+	r->u.dir = r->dir;
+	r->u.cmd = r->c.cmd;
+	rc = lg_rec_untraced_runs(&r->u, r->c.timing_runs, err, sizeof(err));
+	r->untraced_median = lg_rec_untraced_median(&r->u);
 
 	if (rc == -EINTR || lg_rec_stop)
 		return EXIT_INTERRUPT;
@@ -471,7 +476,7 @@ static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *s
 		.tree = r->tree.n ? r->tree.e : &empty, .ntree = r->tree.n,
 		.name = r->name, .command = r->command, .kernel = r->kernel, .date = r->date,
 		.tracer = tracer, .exit_status = r->exit_status,
-		.untraced_runs = r->c.timing_runs, .untraced_s = r->untraced_median,
+		.untraced_runs = r->c.timing_runs ? r->u.n : 0, .untraced_s = r->untraced_median,
 		.think_scale = fitted ? r->fit.scale : 1, .fit_replay_s = r->fit.replay_s,
 	};
 
@@ -503,11 +508,20 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 
 	if (!rc && r->c.timing_runs) /* the think times' scale, found by replaying tmp */
 		fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' "
-			"median, %.6f s (replays by one client in %s)\n", r->untraced_median,
-			r->dir);
+			"median, %.6f s so far, the program run once more beside each point "
+			"(replays by one client in %s)\n", r->untraced_median, r->dir);
+	if (!rc && r->c.timing_runs) {
+		rc = lg_rec_fit_scale("/proc/self/exe", tmp, &r->u, r->c.timing_runs, &r->fit,
+				      err, sizeof(err));
+		r->untraced_median = r->fit.target_s;
+		/* DIR as the traced run left it (said when it cannot be: the copy is kept) */
+		if (lg_rec_untraced_end(&r->u) && !rc) {
+			rc = -EIO;
+			snprintf(err, sizeof(err), "%.900s is not as the traced run left it",
+				 r->dir);
+		}
+	}
 	if (!rc && r->c.timing_runs &&
-	    !(rc = lg_rec_fit_scale("/proc/self/exe", tmp, r->dir, r->c.timing_runs,
-				    r->untraced_median, &r->fit, err, sizeof(err))) &&
 	    !(rc = convert_to_tmp(r, true, sum, &fitted, err, sizeof(err)))) {
 		unlink(tmp);
 		free(tmp);
@@ -605,9 +619,7 @@ int lg_record_main(int argc, char **argv)
 		lg_rec_kill_orphans();
 		fprintf(stderr, "loadgen record: interrupted: nothing written\n");
 	}
-	if (r.backup[0] && lg_rec_remove_tree(r.backup))
-		fprintf(stderr, "loadgen record: could not remove %s (the copy of %s made for "
-			"--timing-runs)\n", r.backup, r.dir);
+	lg_rec_untraced_end(&r.u); /* DIR as the traced run left it, the copies removed */
 	lg_rec_tree_clear(&r.tree);
 	free(r.command);
 	return status;

@@ -31,7 +31,6 @@
 #define STOP_GRACE_NS 5000000000ULL /* after SIGINT, the program's time to leave */
 #define POLL_NS 10000000L            /* between looks at a program asked to stop */
 #define FIT_TOLERANCE 0.02           /* a replay within 2 % of the target ends the fit */
-#define FIT_STEPS 5                  /* steps at most, after the two first points */
 #define MAX_SCALE 1e4                /* think times are not made longer than this factor */
 #define FIT_POINT_S 0.25             /* replaying time per point, at least ... */
 #define MAX_POINT_RUNS 15            /* ... in this many replays at most */
@@ -102,7 +101,9 @@ static int copy_content(const char *src, const char *dst, char *err, size_t errl
 	return 0;
 }
 
-static int backup_dir(const char *dir, char *backup, char *err, size_t errlen)
+/* A copy of dir's content in a new directory beside it, ".NAME.loadgen-TAG.XXXXXX". */
+static int backup_dir(const char *dir, const char *tag, char *backup, char *err,
+		      size_t errlen)
 {
 	const char *slash = strrchr(dir, '/');
 	int n, rc;
@@ -111,8 +112,8 @@ static int backup_dir(const char *dir, char *backup, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: --timing-runs cannot copy the root directory", dir);
 		return -EINVAL;
 	}
-	n = snprintf(backup, PATH_MAX, "%.*s/.%s.loadgen-orig.XXXXXX",
-		     (int)(slash - dir), dir, slash + 1);
+	n = snprintf(backup, PATH_MAX, "%.*s/.%s.loadgen-%s.XXXXXX",
+		     (int)(slash - dir), dir, slash + 1, tag);
 	if (n < 0 || n >= PATH_MAX || !mkdtemp(backup)) {
 		snprintf(err, errlen, "a directory for the copy of %s beside it: %s", dir,
 			 strerror(n < 0 || n >= PATH_MAX ? ENAMETOOLONG : errno));
@@ -163,8 +164,8 @@ static int restore_dir(const char *dir, const char *backup, char *err, size_t er
 	if (dd)
 		closedir(dd);
 	if (rc) {
-		snprintf(err, errlen, "emptying %s to put it back as it was: %s (its content "
-			 "before the runs is in %s)", dir, strerror(-rc), backup);
+		snprintf(err, errlen, "emptying %s to put it back as it was: %s (a copy is in "
+			 "%s)", dir, strerror(-rc), backup);
 		return rc;
 	}
 	return copy_content(backup, dir, err, errlen);
@@ -202,29 +203,80 @@ static int run_plain(const char *dir, char *const *cmd, uint64_t *elapsed_ns, in
 	return rc;
 }
 
-int lg_rec_untraced_runs(const char *dir, char *const *cmd, unsigned n, char *backup,
-			 double *median_s, char *err, size_t errlen)
+/* One run on DIR as it was (u->backup), then DIR put back so; said on stderr as run k of
+ * n (n 0: one beside the fit), kept in u. */
+static int one_run(struct lg_rec_untraced *u, unsigned n, char *err, size_t errlen)
 {
-	double v[LG_REC_MAX_TIMING_RUNS];
-	int rc = backup_dir(dir, backup, err, errlen), status, rrc;
+	int rc, rrc, status;
 	uint64_t ns;
+
+	if (u->n >= sizeof(u->s) / sizeof(u->s[0]))
+		return 0; /* enough */
+	rc = run_plain(u->dir, u->cmd, &ns, &status, err, errlen);
+	if (!rc || rc == -EINTR) { /* the program ran: DIR back as it was, always */
+		rrc = restore_dir(u->dir, u->backup, err, errlen);
+		rc = rrc ? rrc : rc;
+	}
+	if (rc)
+		return rc;
+	u->s[u->n++] = (double)ns / 1e9;
+	if (n)
+		fprintf(stderr, "loadgen record: untraced run %u of %u: %.6f s, exit status %d\n",
+			u->n, n, u->s[u->n - 1], status);
+	else
+		fprintf(stderr, "loadgen record: untraced run %u, beside the fit: %.6f s, exit "
+			"status %d\n", u->n, u->s[u->n - 1], status);
+	return 0;
+}
+
+int lg_rec_untraced_runs(struct lg_rec_untraced *u, unsigned n, char *err, size_t errlen)
+{
+	int rc = backup_dir(u->dir, "orig", u->backup, err, errlen);
 
 	if (n > LG_REC_MAX_TIMING_RUNS)
 		n = LG_REC_MAX_TIMING_RUNS;
-	for (unsigned i = 0; !rc && i < n; i++) {
-		rc = run_plain(dir, cmd, &ns, &status, err, errlen);
-		if (!rc || rc == -EINTR) { /* the program ran: DIR back as it was, always */
-			rrc = restore_dir(dir, backup, err, errlen);
-			rc = rrc ? rrc : rc;
-		}
-		if (!rc) {
-			v[i] = (double)ns / 1e9;
-			fprintf(stderr, "loadgen record: untraced run %u of %u: %.6f s, exit status "
-				"%d\n", i + 1, n, v[i], status);
-		}
+	for (unsigned i = 0; !rc && i < n; i++)
+		rc = one_run(u, n, err, errlen);
+	return rc;
+}
+
+int lg_rec_untraced_more(struct lg_rec_untraced *u, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!u->backup[0])
+		return 0;
+	if (!u->post[0] && ((rc = backup_dir(u->dir, "traced", u->post, err, errlen)) ||
+			    (rc = restore_dir(u->dir, u->backup, err, errlen))))
+		return rc;
+	return one_run(u, 0, err, errlen);
+}
+
+double lg_rec_untraced_median(const struct lg_rec_untraced *u)
+{
+	double v[sizeof(u->s) / sizeof(u->s[0])];
+
+	memcpy(v, u->s, u->n * sizeof(v[0]));
+	return u->n ? median(v, u->n) : 0;
+}
+
+int lg_rec_untraced_end(struct lg_rec_untraced *u)
+{
+	char err[1024];
+	int rc = 0;
+
+	if (u->post[0]) {
+		if ((rc = restore_dir(u->dir, u->post, err, sizeof(err))))
+			fprintf(stderr, "loadgen record: %s\n", err); /* the copy is kept */
+		else if (lg_rec_remove_tree(u->post))
+			fprintf(stderr, "loadgen record: could not remove %s (a copy of %s made "
+				"for --timing-runs)\n", u->post, u->dir);
+		u->post[0] = '\0';
 	}
-	if (!rc && n)
-		*median_s = median(v, n);
+	if (u->backup[0] && lg_rec_remove_tree(u->backup))
+		fprintf(stderr, "loadgen record: could not remove %s (the copy of %s made for "
+			"--timing-runs)\n", u->backup, u->dir);
+	u->backup[0] = '\0';
 	return rc;
 }
 
@@ -329,56 +381,67 @@ static double line_at(const double *k, const double *r, int n, double target)
  * times and its calls, joined by waits), measured with noise: each next scale is where
  * the least-squares line through every point so far meets the target (the secant of the
  * two latest points would follow the noise of both), until a point is within
- * FIT_TOLERANCE. */
-static int fit(const char *self, const char *yaml, const char *caldir, unsigned runs,
+ * FIT_TOLERANCE. Before each point the program runs once more, and the target is the
+ * median of all its runs so far; the point nearest the last target is the fit. The
+ * replays' directory is made in DIR for each point and removed after it, so the program
+ * never finds it there. */
+static int fit(const char *self, const char *yaml, struct lg_rec_untraced *u, unsigned runs,
 	       struct lg_rec_fit *f, char *err, size_t errlen)
 {
-	double k[FIT_STEPS + 2] = { 0, 1 }, r[FIT_STEPS + 2], next;
-	int n = 0, rc;
+	double k[LG_REC_FIT_POINTS] = { 0, 1 }, r[LG_REC_FIT_POINTS], next;
+	char caldir[PATH_MAX];
+	int n = 0, rc = 0, best = 0;
 
 	f->replays = 0;
-	for (; n < FIT_STEPS + 2; n++) {
+	for (; n < LG_REC_FIT_POINTS; n++) {
+		if ((rc = lg_rec_untraced_more(u, err, errlen)))
+			return rc;
+		f->target_s = lg_rec_untraced_median(u);
 		if (n >= 2) {
 			next = line_at(k, r, n, f->target_s);
 			if (next < 0) /* flat: no think time to scale */
 				break;
 			k[n] = next > MAX_SCALE ? MAX_SCALE : next;
 		}
-		if ((rc = replay_point(self, yaml, caldir, runs, k[n], &r[n], err, errlen)))
+		snprintf(caldir, sizeof(caldir), "%s/.loadgen-fit.XXXXXX", u->dir);
+		if (!mkdtemp(caldir)) {
+			snprintf(err, errlen, "a directory for the replays in %s: %s", u->dir,
+				 strerror(errno));
+			return -EIO;
+		}
+		rc = replay_point(self, yaml, caldir, runs, k[n], &r[n], err, errlen);
+		lg_rec_remove_tree(caldir);
+		if (rc)
 			return rc;
 		f->replays++;
 		if (n == 0)
 			f->afap_s = r[0];
-		if (n == 0 || fabs(r[n] - f->target_s) < fabs(f->replay_s - f->target_s)) {
-			f->scale = k[n];
-			f->replay_s = r[n];
+		if (n == 0 && f->target_s <= r[0]) { /* the calls alone take as long */
+			n++;
+			break;
 		}
-		if (n == 0 && f->target_s <= r[0]) /* the calls alone take as long */
-			return 0;
-		if (fabs(r[n] - f->target_s) <= FIT_TOLERANCE * f->target_s)
-			return 0;
+		if (fabs(r[n] - f->target_s) <= FIT_TOLERANCE * f->target_s) {
+			n++;
+			break;
+		}
 	}
+	for (int i = 1; i < n; i++) /* nearest the target as it ended */
+		if (fabs(r[i] - f->target_s) < fabs(r[best] - f->target_s))
+			best = i;
+	f->scale = k[best];
+	f->replay_s = r[best];
 	return 0;
 }
 
-int lg_rec_fit_scale(const char *self, const char *yaml, const char *dir, unsigned runs,
-		     double target_s, struct lg_rec_fit *f, char *err, size_t errlen)
+int lg_rec_fit_scale(const char *self, const char *yaml, struct lg_rec_untraced *u,
+		     unsigned runs, struct lg_rec_fit *f, char *err, size_t errlen)
 {
-	char caldir[PATH_MAX];
-	int rc;
+	double target = lg_rec_untraced_median(u);
 
-	*f = (struct lg_rec_fit){ .target_s = target_s, .scale = 1 };
-	snprintf(caldir, sizeof(caldir), "%s/.loadgen-fit.XXXXXX", dir);
-	if (!mkdtemp(caldir)) {
-		snprintf(err, errlen, "a directory for the replays in %s: %s", dir,
-			 strerror(errno));
-		return -EIO;
-	}
+	*f = (struct lg_rec_fit){ .target_s = target, .scale = 1 };
 	/* a short program's replays vary by more than the tolerance: as many per point as
 	 * make FIT_POINT_S of replaying, up to MAX_POINT_RUNS */
-	if (target_s > 0 && (double)runs * target_s < FIT_POINT_S)
-		runs = (unsigned)fmin(MAX_POINT_RUNS, ceil(FIT_POINT_S / target_s));
-	rc = fit(self, yaml, caldir, runs ? runs : 1, f, err, errlen);
-	lg_rec_remove_tree(caldir);
-	return rc;
+	if (target > 0 && (double)runs * target < FIT_POINT_S)
+		runs = (unsigned)fmin(MAX_POINT_RUNS, ceil(FIT_POINT_S / target));
+	return fit(self, yaml, u, runs ? runs : 1, f, err, errlen);
 }

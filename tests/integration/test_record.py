@@ -352,18 +352,26 @@ runs = [float(x) for x in re.findall(r"untraced run \d of 2: ([\d.]+) s, exit st
                                      p.err)]
 check(len(runs) == 2 and min(runs) >= 0.3, "--timing-runs 2: two untraced runs of >= 0.3 s "
       "(%s)" % runs, p)
+more = [float(x) for x in re.findall(r"untraced run \d+, beside the fit: ([\d.]+) s, exit "
+                                     r"status 0", p.err)]
+fit = re.search(r"fitted in (\d+) replays", p.err)
+check(fit and int(fit.group(1)) <= len(more) <= int(fit.group(1)) + 1 and min(more) >= 0.3,
+      "--timing-runs: the program runs once more beside each point of the fit (%s)" % more, p)
 check(open(os.path.join(d, "log")).read() == "start\nrun\n" and
       open(os.path.join(d, "copy")).read() == "start\nrun\n",
       "--timing-runs: DIR put back after each untraced run (the program's append is there "
       "once: %r)" % open(os.path.join(d, "log")).read())
-left = [f for f in os.listdir(top) if ".loadgen-orig." in f] + \
+left = [f for f in os.listdir(top) if ".loadgen-orig." in f or ".loadgen-traced." in f] + \
     [f for f in os.listdir(d) if f.startswith(".loadgen-fit.")]
 check(not left, "--timing-runs: the copy of DIR and the replays' directory removed (%s)" % left)
 rec = y.get("recorded", "")
 med = re.search(r"^  untraced_median_s: ([\d.]+)$", rec, re.M)
 scale = re.search(r"^  think_scale: ([\d.e+-]+)$", rec, re.M)
-check(re.search(r"^  untraced_runs: 2$", rec, re.M) and med and
-      abs(float(med.group(1)) - sum(runs) / 2) < 1e-5 and
+every = sorted(runs + more)
+mid = len(every) // 2
+check(re.search(r"^  untraced_runs: %d$" % len(every), rec, re.M) and med and
+      abs(float(med.group(1)) - (every[mid] if len(every) % 2 else
+                                 (every[mid - 1] + every[mid]) / 2)) < 1e-5 and
       scale and float(scale.group(1)) > 1 and "think_fitted:" in rec,
       "--timing-runs: recorded holds the runs, their median, the scale (> 1) and how it was "
       "fitted")
@@ -392,6 +400,31 @@ check(not [f for f in os.listdir(top) if ".loadgen-orig." in f] and
       not os.path.exists(os.path.join(top, "tc.yaml")),
       "Ctrl-C in an untraced run: the copy removed, no workload written")
 no_leftovers(top, "Ctrl-C in an untraced run")
+
+# Ctrl-C in an untraced run beside the fit (the third run: one before the trace, the
+# traced one, then this): DIR as the traced run left it, both copies removed, nothing
+# written. The runs are counted in a file outside DIR, which no restore touches.
+d = os.path.join(top, "timed-fitc")
+os.mkdir(d)
+write(os.path.join(d, "log"), "start\n")
+count = os.path.join(top, "fitc-count")
+marker = "63.%d" % os.getpid()
+proc = subprocess.Popen([LOADGEN, "record", "-o", os.path.join(top, "fc.yaml"), "-C", d,
+                         "--timing-runs", "1", "--", "sh", "-c",
+                         "n=$(cat %s 2>/dev/null | wc -l); echo x >> %s; echo run >> log; "
+                         "if [ $n -ge 2 ]; then sleep %s; fi" % (count, count, marker)],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+err = interrupt(proc, 1, "Ctrl-C beside the fit")
+check(proc.returncode == 130 and "fitting the think times" in err,
+      "Ctrl-C beside the fit: exit 130 (%s)" % err.strip())
+check(open(os.path.join(d, "log")).read() == "start\nrun\n" and os.listdir(d) == ["log"],
+      "Ctrl-C beside the fit: DIR as the traced run left it (%s, %r)" % (
+          os.listdir(d), open(os.path.join(d, "log")).read()))
+check(not [f for f in os.listdir(top) if ".loadgen-orig." in f or ".loadgen-traced." in f]
+      and not os.path.exists(os.path.join(top, "fc.yaml")),
+      "Ctrl-C beside the fit: the copies removed, no workload written")
+os.unlink(count)
+no_leftovers(top, "Ctrl-C beside the fit")
 
 # a program that makes no call in the directory: nothing to replay, exit 2, no file
 d = os.path.join(top, "none")
