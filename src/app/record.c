@@ -355,6 +355,15 @@ static int check_outputs(struct rec *r)
 			c->keep_trace ? c->keep_trace : c->out);
 		return EXIT_USAGE;
 	}
+	/* the runs beside the fit put DIR back as it was: the trace, being written beside
+	 * FILE until the end, would go with it */
+	if (c->timing_runs && r->keep_abs[0] && !strncmp(r->keep_abs, r->dir, strlen(r->dir)) &&
+	    r->keep_abs[strlen(r->dir)] == '/') {
+		fprintf(stderr, "loadgen record: --keep-trace %s is inside %s: with --timing-runs "
+			"the program's runs put %s back as it was; keep the trace elsewhere\n",
+			c->keep_trace, r->dir, r->dir);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -463,14 +472,14 @@ static int trace(struct rec *r)
 
 /* The trace into the workload, written to a temporary file beside OUT (*tmp, owned),
  * with the think times fitted when r->fit says so. 0 or a negative errno with err. */
-static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *sum,
-			  char **tmp, char *err, size_t errlen)
+static int convert_to_tmp(struct rec *r, bool fitted, const char *base,
+			  struct lg_trace_summary *sum, char **tmp, char *err, size_t errlen)
 {
 	static const struct lg_tree_entry empty; /* an empty tree, not "infer it" */
 	char tracer[512];
 	const char *in_name = r->c.keep_trace ? r->c.keep_trace : "strace's trace";
 	FILE *in = fopen(r->trace, "r"), *out = NULL;
-	int rc = in ? lg_tmpout_open(r->c.out, tmp, &out) : -errno;
+	int rc = in ? lg_tmpout_open(base, tmp, &out) : -errno;
 	struct lg_trace_opts o = {
 		.dir = r->dir, .overhead_ns = r->overhead_ns,
 		.tree = r->tree.n ? r->tree.e : &empty, .ntree = r->tree.n,
@@ -503,8 +512,16 @@ static int convert_to_tmp(struct rec *r, bool fitted, struct lg_trace_summary *s
  * 0 or the exit status, with the message printed. */
 static int convert(struct rec *r, struct lg_trace_summary *sum)
 {
-	char err[1024] = "", *tmp = NULL, *fitted = NULL;
-	int rc = convert_to_tmp(r, false, sum, &tmp, err, sizeof(err));
+	char err[1024] = "", *tmp = NULL, *fitted = NULL, fit_base[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	int rc;
+
+	/* the workload the fit replays goes to $TMPDIR: beside OUT it could be in DIR, which
+	 * the program's runs beside the fit put back as it was */
+	snprintf(fit_base, sizeof(fit_base), "%s/loadgen-record-fit.yaml",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	rc = convert_to_tmp(r, false, r->c.timing_runs ? fit_base : r->c.out, sum, &tmp, err,
+			    sizeof(err));
 
 	if (!rc && r->c.timing_runs) /* the think times' scale, found by replaying tmp */
 		fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' "
@@ -522,7 +539,7 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 		}
 	}
 	if (!rc && r->c.timing_runs &&
-	    !(rc = convert_to_tmp(r, true, sum, &fitted, err, sizeof(err)))) {
+	    !(rc = convert_to_tmp(r, true, r->c.out, sum, &fitted, err, sizeof(err)))) {
 		unlink(tmp);
 		free(tmp);
 		tmp = fitted;

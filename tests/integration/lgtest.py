@@ -110,6 +110,22 @@ def listdir(path):
     return sorted(os.listdir(path))
 
 
+def mpi_env(base=None):
+    """The environment for mpirun here: as root, oversubscribed; Open MPI keeps memory
+    to the end (and unloads the modules that allocated it), which LeakSanitizer reports
+    as leaks of unknown modules, so under ASan leak checks are off in the ranks (every
+    other check stays on); under TSan, reports from inside Open MPI are suppressed
+    (tsan-openmpi.supp)."""
+    env = dict(os.environ if base is None else base, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan-openmpi.supp")
+    env["TSAN_OPTIONS"] = " ".join(x for x in [env.get("TSAN_OPTIONS", ""),
+                                               "suppressions=" + supp] if x)
+    env["ASAN_OPTIONS"] = ":".join(x for x in [env.get("ASAN_OPTIONS", ""),
+                                               "detect_leaks=0"] if x)
+    return env
+
+
 def doc_pages():
     """The documentation's Markdown pages, in reading order: README.md, every page of
     docs/ (so a new page is included), loadfiles/README.md."""

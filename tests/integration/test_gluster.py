@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-from lgtest import LOADGEN, SOURCE, check, write
+from lgtest import LOADGEN, SOURCE, check, mpi_env, write
 
 sys.path.insert(0, os.path.join(SOURCE, "tests"))
 import gluster_hosts  # noqa: E402
@@ -38,16 +38,7 @@ why = gluster_hosts.missing()
 if why:
     give_up(f"a GlusterFS volume needs {why}")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
-# as in test_mpi.py: Open MPI's memory kept to the end is no leak of ours, and reports from
-# inside Open MPI are suppressed under TSan
-ENV["TSAN_OPTIONS"] = " ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
-                                           "suppressions=" + os.path.join(
-                                               HERE, "tsan-openmpi.supp")] if x)
-ENV["ASAN_OPTIONS"] = ":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
-                                           "detect_leaks=0"] if x)
+ENV = mpi_env()
 
 
 def mpirun(g, np, args, timeout=240):

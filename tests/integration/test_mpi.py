@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from lgtest import LOADGEN, check, doc_block, skip, tmpdir, write
+from lgtest import LOADGEN, check, doc_block, mpi_env, skip, tmpdir, write
 
 MPIRUN = shutil.which("mpirun")
 if not MPIRUN:
@@ -22,18 +22,7 @@ if "(MPI)" not in version:
     print("SKIP: loadgen was built without MPI (LOADGEN_MPI=OFF)")
     sys.exit(77)
 
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1")
-# Open MPI keeps memory to the end (and unloads the modules that allocated it), which
-# LeakSanitizer reports as leaks of unknown modules: under ASan, leak checks stay off in
-# the ranks (every other check stays on; one-host tests keep checking leaks).
-# Under TSan, reports from inside Open MPI are suppressed (tsan-openmpi.supp).
-ENV["TSAN_OPTIONS"] = " ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
-                                           "suppressions=" + os.path.join(os.path.dirname(
-                                               os.path.abspath(__file__)),
-                                               "tsan-openmpi.supp")] if x)
-ENV["ASAN_OPTIONS"] = ":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
-                                           "detect_leaks=0"] if x)
+ENV = mpi_env()
 # Each rank: its own host name h<rank> (with JOIN, ranks from JOIN on share host
 # h<JOIN>); with TINY, rank TINY_RANK (1) also gets a private tmpfs of TINY over the
 # target directory (so it does not see the other ranks' run directory).

@@ -426,6 +426,23 @@ check(not [f for f in os.listdir(top) if ".loadgen-orig." in f or ".loadgen-trac
 os.unlink(count)
 no_leftovers(top, "Ctrl-C beside the fit")
 
+# OUT inside DIR (as in `cd src && loadgen record -o x.yaml --timing-runs 3 -- ...`): the
+# runs beside the fit put DIR back as it was, and the workload they replay is elsewhere
+d = os.path.join(top, "timed-inside")
+os.mkdir(d)
+p = record(["-o", "in.yaml", "--timing-runs", "1", "--", "sh", "-c", "echo x > f"], cwd=d)
+check(p.rc == 0 and os.path.exists(os.path.join(d, "in.yaml")) and
+      sorted(os.listdir(d)) == ["f", "in.yaml"],
+      "--timing-runs with OUT inside DIR: recorded, DIR as the traced run left it (%s)" %
+      sorted(os.listdir(d)), p)
+no_leftovers(d, "--timing-runs with OUT inside DIR")
+# --keep-trace inside DIR with --timing-runs: refused before anything runs
+p = record(["-o", os.path.join(top, "kt.yaml"), "--keep-trace", "t.txt", "--timing-runs", "1",
+            "--", "sh", "-c", "echo y > g"], cwd=d)
+check(p.rc == 2 and "--keep-trace" in p.err and "inside" in p.err and
+      not os.path.exists(os.path.join(d, "g")),
+      "--keep-trace inside DIR with --timing-runs: exit 2, nothing run (%s)" % p.err.strip(), p)
+
 # a program that makes no call in the directory: nothing to replay, exit 2, no file
 d = os.path.join(top, "none")
 os.mkdir(d)

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 
 import report_browser as rb
-from lgtest import LOADGEN, check, run, skip, tmpdir
+from lgtest import LOADGEN, check, mpi_env, run, skip, tmpdir
 
 rb.chromium()  # SKIP early when there is no browser
 d = tmpdir()
@@ -295,14 +295,7 @@ check_sweep_series(page.charts(), {"edge.json, 1 client (mean of 2 runs)": at_co
 mpirun = shutil.which("mpirun")
 if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
         ["unshare", "-u", "true"], capture_output=True).returncode == 0:
-    # Open MPI's own allocations and locks are not loadgen's: leaks off under ASan, its
-    # reports suppressed under TSan (as in test_mpi.py)
-    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan-openmpi.supp")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               ASAN_OPTIONS=":".join(x for x in [os.environ.get("ASAN_OPTIONS", ""),
-                                                 "detect_leaks=0"] if x),
-               TSAN_OPTIONS=" ".join(x for x in [os.environ.get("TSAN_OPTIONS", ""),
-                                                 "suppressions=" + supp] if x))
+    env = mpi_env()  # Open MPI's own allocations and locks are not loadgen's
     mj = os.path.join(d, "mpi.json")
     p = subprocess.run([mpirun, "--oversubscribe", "--bind-to", "none", "-np", "2",
                         "unshare", "-u", "sh", "-c",
