@@ -522,12 +522,10 @@ static int convert(struct rec *r, struct lg_trace_summary *sum)
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	rc = convert_to_tmp(r, false, r->c.timing_runs ? fit_base : r->c.out, sum, &tmp, err,
 			    sizeof(err));
-
-	if (!rc && r->c.timing_runs) /* the think times' scale, found by replaying tmp */
+	if (!rc && r->c.timing_runs) { /* the think times' scale, found by replaying tmp */
 		fprintf(stderr, "loadgen record: fitting the think times to the untraced runs' "
 			"median, %.6f s so far, the program run once more beside each point "
 			"(replays by one client in %s)\n", r->untraced_median, r->dir);
-	if (!rc && r->c.timing_runs) {
 		rc = lg_rec_fit_scale("/proc/self/exe", tmp, &r->u, r->c.timing_runs, &r->fit,
 				      err, sizeof(err));
 		r->untraced_median = r->fit.target_s;

@@ -596,6 +596,7 @@ static void prefault_counters(struct lg_client *c)
 {
 	const struct lg_op *ops = c->wl->ops[LG_PHASE_RUN];
 	size_t lo = lg_histogram_bucket(256), hi = lg_histogram_bucket(1000 * 1000);
+	size_t band = (hi - lo + 1) * sizeof(c->stats->types[0].hist.buckets[0]);
 	unsigned char *seen = calloc(c->stats->ntypes ? c->stats->ntypes : 1, 1);
 
 	touch_pages(c->win, LG_WINDOWS * sizeof(*c->win));
@@ -610,10 +611,9 @@ static void prefault_counters(struct lg_client *c)
 		seen[ty] = 1;
 		t = &c->stats->types[ty];
 		touch_pages(t, offsetof(struct lg_type_stats, hist.buckets));
-		touch_pages(&t->hist.buckets[lo], (hi - lo + 1) * sizeof(t->hist.buckets[0]));
+		touch_pages(&t->hist.buckets[lo], band);
 		if (c->stats->svc)
-			touch_pages(&c->stats->svc[ty].buckets[lo],
-				    (hi - lo + 1) * sizeof(t->hist.buckets[0]));
+			touch_pages(&c->stats->svc[ty].buckets[lo], band);
 	}
 	free(seen);
 }

@@ -395,12 +395,21 @@ static void stream_name(struct tr_ctx *c, FILE *f, long i)
 	}
 }
 
-/* A gap held as "\x03GAP:N\x04" at m (tr_step): GAP less the tracer's cost of its N
- * gaps, which may come out below zero (the cost is an average). */
-static int64_t excess(const struct tr_ctx *c, const char *m)
+/* A gap held as "\x03GAP:N\x04" at m (tr_step): GAP ns with N traced gaps in it. */
+static uint64_t gap_at(const char *m, uint64_t *n)
 {
 	char *end;
-	uint64_t gap = strtoull(m + 1, &end, 10), n = strtoull(end + 1, NULL, 10);
+	uint64_t gap = strtoull(m + 1, &end, 10);
+
+	*n = strtoull(end + 1, NULL, 10);
+	return gap;
+}
+
+/* The gap at m less the tracer's cost of its N gaps, which may come out below zero (the
+ * cost is an average). */
+static int64_t excess(const struct tr_ctx *c, const char *m)
+{
+	uint64_t n, gap = gap_at(m, &n);
 
 	return (int64_t)gap - (int64_t)(n * c->gap_ns);
 }
@@ -438,7 +447,8 @@ static void think(const struct tr_ctx *c, FILE *f, const char *m, double scale)
 	uint64_t ns;
 
 	if (scale < 0) { /* the even share: think_budget */
-		v = (int64_t)strtoull(strchr(m, ':') + 1, NULL, 10) * UNIFORM_THINK_NS;
+		(void)gap_at(m, &ns);
+		v = (int64_t)ns * UNIFORM_THINK_NS;
 		scale = 1;
 	}
 	if (v <= 0 || scale <= 0)
