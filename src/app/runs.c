@@ -413,6 +413,9 @@ int lg_runs_load_all(struct lg_config *cfg, struct lg_workload **wls)
 		cfg->clients = cfg->sweep[i];
 		if ((rc = load_and_agree(cfg, &wls[i])) || (rc = streams_options(cfg, wls[i])))
 			return rc;
+		if (wls[i]->nbphases) /* phases between barriers: each client runs the run
+					 phase once, as mdtest's tasks run theirs */
+			cfg->run_once = true;
 	}
 	cfg->clients = cfg->sweep[0];
 	return 0;

@@ -40,7 +40,7 @@ static const char *const kind_names[LG_OP_KIND_COUNT] = {
 	[LG_OP_LOOP] = "repeat",
 	[LG_OP_NEXT] = "next",         [LG_OP_CHOOSE] = "choose",
 	[LG_OP_JUMP] = "jump",         [LG_OP_PICK] = "pick", [LG_OP_AFTER] = "after",
-	[LG_OP_THINK] = "think",
+	[LG_OP_THINK] = "think",       [LG_OP_BARRIER] = "barrier",
 };
 
 const char *lg_op_kind_name(enum lg_op_kind kind)
@@ -99,6 +99,9 @@ void lg_workload_destroy(struct lg_workload *wl)
 		free(wl->recorded[i].value);
 	}
 	free(wl->recorded);
+	for (size_t i = 0; i < wl->nbphases; i++)
+		free(wl->bphases[i].name);
+	free(wl->bphases);
 	free(wl->name);
 	free(wl->source);
 	free(wl);

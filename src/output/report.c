@@ -465,6 +465,7 @@ static void print_figures(FILE *out, const struct lg_config *cfg, const struct l
 				      : (nt == 1 ? "thread" : "threads"), ms(run->all.max_ns));
 	print_ops_line(out, run, secs);
 	print_fairness(out, run);
+	lg_report_bphases(out, run);
 	print_stalls(out, run);
 	if ((cfg && cfg->verify) || run->corruptions)
 		print_verify(out, run);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "loadgen/env/sysinfo.h"
+#include "counters/bphases.h"
 #include "counters/result_summary.h"
 
 #ifndef LOADGEN_VERSION
@@ -201,7 +202,8 @@ static json_t *types_json(const struct lg_run *run)
 	return o;
 }
 
-static json_t *client_json(const struct lg_client_stats *cs, double secs)
+static json_t *client_json(const struct lg_run *run, const struct lg_client_stats *cs,
+			   double secs)
 {
 	struct lg_histogram *h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack */
 	uint64_t ops, bytes, errors = 0, skipped = 0;
@@ -215,7 +217,7 @@ static json_t *client_json(const struct lg_client_stats *cs, double secs)
 		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
 			skipped += cs->types[i].skipped[r];
 	}
-	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
+	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
 		      "id", I(cs->id),
 		      "ops", I(ops),
 		      "errors", I(errors),
@@ -223,7 +225,8 @@ static json_t *client_json(const struct lg_client_stats *cs, double secs)
 		      "bytes", I(bytes),
 		      "throughput_mbps", per_s((double)bytes / 1e6, secs),
 		      "latency_ns", latency_json(h),
-		      "histogram", histogram_json(h));
+		      "histogram", histogram_json(h),
+		      "barrier_phases", lg_client_bphases_json(run, cs));
 	free(h);
 	return j;
 }
@@ -235,7 +238,7 @@ static json_t *clients_json(const struct lg_run *run)
 	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
 		if (!run->clients[c])
 			continue;
-		if (json_array_append_new(a, client_json(run->clients[c], run->duration_s))) {
+		if (json_array_append_new(a, client_json(run, run->clients[c], run->duration_s))) {
 			json_decref(a);
 			a = NULL;
 		}
@@ -344,6 +347,7 @@ static json_t *run_json(const struct lg_run *run)
 			 "error_notes", notes_json(run),
 			 "not_open_notes", lg_not_open_json(run),
 			 "phases", lg_phases_json(run),
+			 "barrier_phases", lg_bphases_json(run),
 			 "cleanup_left", run->cleanup_left >= 0 ? json_integer(I(run->cleanup_left))
 								 : json_null(),
 			 "lost_clients", lost_json(run));

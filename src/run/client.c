@@ -498,8 +498,10 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 		const struct lg_op *op = &ops[pc];
 		uint64_t calls = op->count ? op->count : 1;
 
-		if (op->kind >= LG_OP_AFTER) { /* only streams have them */
-			if (must_stop(c, timed) || !lg_stream_control(c, op))
+		if (op->kind >= LG_OP_AFTER) { /* streams' and barriers: waits */
+			if (must_stop(c, timed) || !(op->kind == LG_OP_BARRIER
+							     ? lg_barrier_wait(c, op)
+							     : lg_stream_control(c, op)))
 				return false;
 			pc++;
 			continue;
@@ -637,13 +639,16 @@ void *lg_client_main(void *arg)
 	prefault_counters(c);
 	gate_wait(c, 0);
 	c->now_ns = lg_now_ns(); /* a stream's first think time counts from the start */
+	lg_barrier_begin(c, 0, c->now_ns);
 	while (run_pass(c, LG_PHASE_RUN, true) && !c->sh->run_once)
 		;
+	lg_barrier_end(c);
 	if (c->peers)
 		lg_stream_left(c);
 	c->recording = false;
 	c->live->last_end_ns = c->last_end_ns; /* read by the master once done is seen */
 	atomic_store_explicit(&c->live->done, 1, memory_order_release);
+	lg_barrier_arrived(c->sh); /* a barrier waits no longer for this client */
 	gate_wait(c, 1);
 	if (!lead)
 		return NULL;

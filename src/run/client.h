@@ -64,6 +64,11 @@ struct lg_shared {
 	_Atomic int setup_short;    /* 1 once a setup write wrote fewer bytes than asked: the
 				       files are not what the workload describes */
 	uint64_t seed;              /* base seed; client i uses a stream derived from it */
+	_Atomic int barrier_open;   /* the last phase between barriers the master opened
+				       (0: none but the first); clients wait on it (futex) */
+	_Atomic int arrivals;       /* bumped (and futex-woken) by a client arriving at a
+				       barrier or leaving the run phase: the master of a
+				       workload with barriers waits on it */
 	double think_scale;         /* --replay-timing: a recorded think time is waited
 				       for this many times over; 0: not at all (afap) */
 };
@@ -86,6 +91,8 @@ struct lg_live {
 	_Atomic int wait_need;               /* the least count of calls a stream sleeping
 						on calls waits for, 0 when none does */
 	_Atomic int passed;                  /* gate stages it arrived at the end of */
+	_Atomic int barrier;                 /* the phase between barriers whose barrier it
+						arrived at last (0: none) */
 	/* Written by the client, read by the master only after the client stopped: */
 	uint64_t last_end_ns;                /* when the last measured op ended */
 };
@@ -153,6 +160,9 @@ struct lg_client {
 	struct lg_live *peers;           /* live counters of the client's stream 0; stream
 					    s's are peers[s] (borrowed; NULL: no streams) */
 	uint64_t calls_made;             /* calls its stream made in the run phase */
+	uint32_t bphase;                 /* the phase between barriers it is in */
+	uint64_t bphase_base[3];         /* ops, items and bytes it had when that phase
+					    began */
 	bool slots_borrowed;             /* slots are stream 0's: a client's streams share
 					    its files, as a program's threads do */
 	char *dirbufs[LG_DIR_LEVELS];    /* per directory level an op reads at once:
@@ -188,6 +198,20 @@ void lg_stream_left(struct lg_client *c);
  * counters of the client's streams, stream 0's first. */
 void lg_stream_bind(struct lg_client *c, struct lg_client *lead, uint32_t s,
 		    struct lg_live *peers);
+
+/* Phases between barriers (barrier.c). */
+/* Begin phase p (0: at the start) at now: its row in the stats starts here. */
+void lg_barrier_begin(struct lg_client *c, uint32_t p, uint64_t now);
+/* Leave the current phase: its row gets what the client did in it. Again later (the
+ * client stopped inside a barrier's wait) changes nothing. */
+void lg_barrier_end(struct lg_client *c);
+/* LG_OP_BARRIER: end the phase, say so, and wait until the master opens the barrier.
+ * Returns false when the client must stop instead (a stop or an abort). */
+bool lg_barrier_wait(struct lg_client *c, const struct lg_op *op);
+/* Wait while *word == val, at most timeout_ns (a futex shared between processes). */
+void lg_futex_wait_for(_Atomic int *word, int val, uint64_t timeout_ns);
+/* A client arrived at a barrier or left the run phase: wake the master. */
+void lg_barrier_arrived(struct lg_shared *sh);
 
 /* Wait while *word == val (a futex shared between processes); wake all waiters. */
 void lg_futex_wait(_Atomic int *word, int val);

@@ -252,6 +252,8 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	run->ntypes = e->wl->ntypes;
 	run->type_names = (const char *const *)e->wl->types;
 	run->path_names = (const char *const *)e->wl->paths;
+	run->bphases = e->wl->bphases;
+	run->nbphases = e->wl->nbphases;
 	run->npaths = e->wl->npaths;
 	run->clients = calloc(e->spawn.started ? e->spawn.started : 1, sizeof(*run->clients));
 	if (rc || !run->clients)
@@ -261,6 +263,12 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 
 		if (e->t_exec && e->live[i].last_end_ns > e->t_exec)
 			cs->done_s = (double)(e->live[i].last_end_ns - e->t_exec) / LG_NS_PER_SEC;
+		for (uint32_t p = 0; p < cs->nbphases; p++) { /* from the measured start on */
+			struct lg_bphase_stats *b = &cs->bphase[p];
+
+			b->start_ns = b->start_ns > e->t_exec ? b->start_ns - e->t_exec : 0;
+			b->end_ns = b->end_ns > e->t_exec ? b->end_ns - e->t_exec : 0;
+		}
 		if (!e->wl->nstreams)
 			run->clients[i] = cs;
 		else if (i % e->wl->nstreams == 0)

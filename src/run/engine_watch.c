@@ -68,6 +68,37 @@ static unsigned count_done(struct engine *e)
 	return done;
 }
 
+/* Barriers: how many of this rank's clients wait at the barrier of the phase after the
+ * last one opened; *not_all: some client that still runs has not arrived there. */
+static uint64_t at_barrier(struct engine *e, bool *not_all)
+{
+	int open = atomic_load_explicit(&e->sh->barrier_open, memory_order_relaxed);
+	uint64_t n = 0;
+
+	*not_all = false;
+	if (!e->wl->nbphases)
+		return 0;
+	for (unsigned i = 0; i < e->spawn.started; i++) {
+		bool here = atomic_load_explicit(&e->live[i].barrier, memory_order_acquire) > open;
+
+		n += here;
+		if (!here && !atomic_load_explicit(&e->live[i].done, memory_order_acquire) &&
+		    !lg_spawn_lost(&e->spawn, i))
+			*not_all = true;
+	}
+	return n;
+}
+
+/* The reduced answer says every client that still runs, of every rank, waits at the
+ * barrier: open the next phase (on every rank alike). */
+static void open_barrier(struct engine *e, const struct lg_coord_tick *t)
+{
+	if (!t->sum[LG_TICK_AT_BARRIER] || t->max[LG_TICK_NOT_AT_BARRIER])
+		return;
+	atomic_fetch_add_explicit(&e->sh->barrier_open, 1, memory_order_release);
+	lg_futex_wake_all(&e->sh->barrier_open);
+}
+
 /* This rank's sums for an interval exchange (see coord.h), from the live counters:
  * in the measured phase only ops recorded in it (so the timeline adds up to the run's
  * totals), in warm-up every op since the start barrier. */
@@ -89,6 +120,8 @@ static int exchange(struct engine *e, bool tick, bool due, struct lg_coord_tick 
 		    struct sums *live)
 {
 	uint64_t max = live_sum(e, live);
+	bool not_all;
+	uint64_t waiting = at_barrier(e, &not_all);
 
 	e->pending_max = max > e->pending_max ? max : e->pending_max;
 	*t = (struct lg_coord_tick){ .max = {
@@ -100,6 +133,8 @@ static int exchange(struct engine *e, bool tick, bool due, struct lg_coord_tick 
 		[LG_TICK_TICK] = tick,
 	} };
 	tick_sums(e, live, t);
+	t->sum[LG_TICK_AT_BARRIER] = waiting;
+	t->max[LG_TICK_NOT_AT_BARRIER] = not_all;
 	return lg_coord_tick(e->co, t);
 }
 
@@ -225,16 +260,23 @@ int lg_engine_watch(struct engine *e)
 	int rc = 0;
 
 	for (;;) {
+		int seq = atomic_load_explicit(&e->sh->arrivals, memory_order_acquire);
 		uint64_t now = lg_now_ns();
 		/* the next moment something is due: the end of warm-up or of the run */
 		uint64_t due = e->t_exec ? e->t_exec + len : e->t_start + warm;
 		bool is_due = !(cfg->run_once && e->t_exec) && now >= due;
 		bool stop = lg_engine_interrupted() ||
 			    atomic_load_explicit(&e->sh->abort, memory_order_relaxed);
-		bool done = cfg->run_once && count_done(e) >= e->spawn.started;
+		bool done = cfg->run_once && count_done(e) >= e->spawn.started, not_all;
+		bool barrier = at_barrier(e, &not_all) && !not_all;
 
-		if (!(now >= next || is_due || stop || done)) {
-			lg_sleep_until_ns(min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due));
+		if (!(now >= next || is_due || stop || done || barrier)) {
+			uint64_t until = min3(now + TICK_NS, next, cfg->run_once ? UINT64_MAX : due);
+
+			if (e->wl->nbphases) /* a client at a barrier wakes the master */
+				lg_futex_wait_for(&e->sh->arrivals, seq, until - now);
+			else
+				lg_sleep_until_ns(until);
 			continue;
 		}
 		if (exchange(e, now >= next, is_due, &t, &live)) {
@@ -244,6 +286,7 @@ int lg_engine_watch(struct engine *e)
 		stop_all(e, t.max[LG_TICK_STOP]);
 		if (t.max[LG_TICK_STOP])
 			break;
+		open_barrier(e, &t);
 		if (cfg->run_once ? !t.max[LG_TICK_NOT_DONE] : e->t_exec && !t.max[LG_TICK_NOT_DUE])
 			break;
 		if (t.max[LG_TICK_TICK]) {

@@ -10,6 +10,7 @@
 #include "loadgen/model/errnames.h"
 #include "loadgen/model/histogram.h"
 #include "loadgen/model/interval.h"
+#include "loadgen/model/workload.h"
 
 struct lg_multi;
 
@@ -147,6 +148,19 @@ struct lg_corruption_note {
 	char path[LG_CORRUPT_PATH]; /* the file as the client named it, NUL-terminated */
 };
 
+/* One client's part of a phase between barriers (lg_workload.bphases). Times are by
+ * CLOCK_MONOTONIC while the client runs, and ns since the measured phase began once
+ * the run has ended (so that the rows of ranks on other hosts compare). */
+struct lg_bphase_stats {
+	uint64_t start_ns; /* when the client began the phase: the start, or the barrier
+			      before it opened */
+	uint64_t end_ns;   /* when it left the phase: its last op of it ended (start_ns
+			      when it had none) */
+	uint64_t ops;      /* ops it completed in the phase */
+	uint64_t items;    /* of them, the phase's items (lg_barrier_phase.items) */
+	uint64_t bytes;    /* bytes those ops read and wrote */
+};
+
 /* Everything one client measured. Allocated with lg_client_stats_create. */
 struct lg_client_stats {
 	unsigned id;                                  /* client id, 0-based */
@@ -167,6 +181,9 @@ struct lg_client_stats {
 							 because its slot was not open */
 	struct lg_untimed_stats untimed[LG_UNTIMED_COUNT]; /* failures outside the
 							 measured phase, never reset */
+	uint32_t nbphases;                            /* phases between barriers it began
+							 (0: the workload has no barrier) */
+	struct lg_bphase_stats bphase[LG_BARRIER_PHASES_MAX]; /* per phase it began */
 	double done_s;                                /* when its last measured op ended,
 							 seconds after the measured phase
 							 began (set when the run ends) */
@@ -221,6 +238,9 @@ struct lg_run {
 	const char *const *path_names;   /* path templates, borrowed from the workload,
 					    for notes (see lg_run_note_path); may be NULL */
 	size_t npaths;                   /* entries of path_names */
+	const struct lg_barrier_phase *bphases; /* phases between barriers, borrowed from
+					    the workload; NULL: it has none */
+	size_t nbphases;
 	uint64_t corruptions;            /* --verify: blocks read back not as written */
 	uint64_t verified_bytes;         /* --verify: bytes of blocks read and checked */
 	struct lg_histogram *svc_totals; /* ntypes merged service-time rows, or NULL (owned) */

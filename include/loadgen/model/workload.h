@@ -97,6 +97,11 @@ enum lg_op_kind {
 				  (LG_AFTER_END: until it has ended) */
 	LG_OP_THINK,           /* control: with replay timing, wait until size ns (scaled)
 				  after this stream's previous call ended */
+	/* Phases across every client of every rank (mdtest's), only at the top of the run
+	 * phase of a workload without streams: */
+	LG_OP_BARRIER,         /* control: wait until every client of every rank is here,
+				  then begin barrier phase count (1-based: phase 0 is
+				  what comes before the first barrier) */
 	LG_OP_KIND_COUNT
 };
 
@@ -209,6 +214,18 @@ struct lg_stream {
 	uint64_t think_ns; /* its think times added up, unscaled */
 };
 
+#define LG_BARRIER_PHASES_MAX 32 /* phases a workload's barriers may make (the run
+				    phase before the first barrier is one) */
+#define LG_ITEMS_ALL UINT16_MAX  /* lg_barrier_phase.items: every op is an item */
+
+/* A phase between barriers: from one barrier (or the start) to the next (or the end). */
+struct lg_barrier_phase {
+	char *name;     /* as the barrier step that begins it names it, or "phase N" (owned) */
+	uint16_t items; /* the stats row (lg_workload.types) whose ops are the phase's
+			   items (mdtest counts files, not calls), or LG_ITEMS_ALL */
+	uint32_t line;  /* line of the barrier that begins it (0: the start) */
+};
+
 /* A name=value parameter, as resolved at load time (defaults and -p overrides). */
 struct lg_param {
 	char *name;  /* owned */
@@ -263,6 +280,10 @@ struct lg_workload {
 	struct lg_stream *streams;         /* a recorded program's streams (owned); NULL:
 					      the run phase is one stream, as always */
 	size_t nstreams, cap_streams;
+	struct lg_barrier_phase *bphases;  /* phases between barriers: phase 0 before the
+					      first, one more per barrier (owned); NULL
+					      (nbphases 0): the workload has no barrier */
+	size_t nbphases;
 	struct lg_param *recorded;         /* 'recorded': where it came from (owned) */
 	size_t nrecorded, cap_recorded;
 	struct lg_intern_index path_index; /* hash indexes of paths, types and slots */
@@ -330,6 +351,12 @@ int lg_workload_set_source(struct lg_workload *wl, const char *name, const char 
  * its position. 0, -ENOMEM, or -EEXIST for a name already used. */
 int lg_workload_add_stream(struct lg_workload *wl, const char *name, uint32_t first,
 			   uint32_t *index);
+/* Append a barrier phase named name (copied; NULL: "phase N") counting ops of stats row
+ * items (LG_ITEMS_ALL: all) that begins at line; phase 0 (before the first barrier) is
+ * made with the first. *index gets the new phase's position. 0, -ENOMEM, or -E2BIG past
+ * LG_BARRIER_PHASES_MAX phases. */
+int lg_workload_add_bphase(struct lg_workload *wl, const char *name, uint16_t items,
+			   uint32_t line, uint32_t *index);
 /* Record one 'recorded' provenance entry (copies both). 0 or -ENOMEM. */
 int lg_workload_add_recorded(struct lg_workload *wl, const char *key, const char *value);
 

@@ -14,6 +14,8 @@ void lg_report_progress(FILE *out, unsigned clients, uint64_t ops, double mbps,
 			const char *phase, double secs, int decimals, double max_latency_ms);
 /* Print the final table (ms), the Throughput line and the ops/s line for one run. */
 void lg_report_print(FILE *out, const struct lg_config *cfg, const struct lg_run *run);
+/* The table of a run's phases between barriers (report_phases.c); nothing without. */
+void lg_report_bphases(FILE *out, const struct lg_run *run);
 /* What went wrong in run, for the end of a one-line report (-q in a sweep or a
  * repeat): "  FAILURE: N unexpected results; N ... in setup; ..." then "  (interrupted)",
  * "  (aborted)" or "  (failed: nothing measured)"; nothing for a clean run. */

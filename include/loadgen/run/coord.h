@@ -28,6 +28,7 @@ enum lg_tick_sum {
 	LG_TICK_D_OPS,    /* ops in the interval (timeline) */
 	LG_TICK_D_RD,     /* bytes read in the interval */
 	LG_TICK_D_WR,     /* bytes written in the interval */
+	LG_TICK_AT_BARRIER, /* clients waiting at the barrier of the next phase */
 	LG_TICK_NSUM
 };
 enum lg_tick_max {
@@ -36,6 +37,8 @@ enum lg_tick_max {
 	LG_TICK_NOT_DONE, /* 1 while some client of the rank still runs (--run-once) */
 	LG_TICK_NOT_DUE,  /* 1 while the rank's phase is not over by its clock */
 	LG_TICK_TICK,     /* 1 when the rank's interval timer expired */
+	LG_TICK_NOT_AT_BARRIER, /* 1 while some client of the rank still runs and has not
+				   arrived at the barrier of the next phase */
 	LG_TICK_END,      /* last interval only: ns from the rank's measured start to its
 			     measured end (the latest is the job's end) */
 	LG_TICK_NMAX

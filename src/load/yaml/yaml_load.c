@@ -208,6 +208,8 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 		rc = v[K_RUN] ? compile_phase(c, LG_PHASE_RUN, v[K_RUN], "run")
 			      : lg_ycompile_streams(c, v[K_STREAMS]);
 	if (!rc)
+		rc = lg_ybarriers_check(c);
+	if (!rc)
 		rc = compile_phase(c, LG_PHASE_CLEANUP, v[K_CLEANUP], "cleanup");
 	return rc;
 }

@@ -113,6 +113,8 @@ struct lg_yctx {
 	uint8_t spec_index[LG_YSPEC_INDEX]; /* yaml_steps.c's op table by name, hashed:
 					   index + 1 (0: empty) */
 	bool spec_indexed;              /* spec_index is built */
+	unsigned nest;                  /* 'do' lists of repeat or choose the step being
+					   compiled is inside (0: the top of a phase) */
 	struct lg_ystreams *streams;    /* while 'streams' compiles: its state
 					   (yaml_streams.c), else NULL */
 	struct lg_ylabel_memo {         /* labels seen, by first letter and length */
@@ -316,6 +318,14 @@ int lg_ycompile_after(struct lg_yctx *c, uint32_t line, const struct lg_ynode *k
 		      const struct lg_ynode *val);
 int lg_ycompile_think(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
 		      const struct lg_ynode *val);
+/* --- phases between barriers (yaml_barrier.c) --- */
+
+/* The step 'barrier: NAME' or 'barrier: {phase: NAME, items: LABEL}'. */
+int lg_ycompile_barrier(struct lg_yctx *c, uint32_t line, const struct lg_ynode *key,
+			const struct lg_ynode *val);
+/* Once every phase is compiled: no barrier beside streams, and each phase's items label
+ * is some op's of the run phase. 0 or -EINVAL. */
+int lg_ybarriers_check(struct lg_yctx *c);
 /* The top-level 'recorded' mapping (may be NULL) into lg_workload.recorded. */
 int lg_yrecorded(struct lg_yctx *c, const struct lg_ynode *map);
 

@@ -215,9 +215,14 @@ static int compile_op(struct lg_yctx *c, const struct op_spec *spec, uint32_t li
 /* The 'do' of repeat or choose: a non-empty list of steps. */
 static int body(struct lg_yctx *c, const struct lg_ynode *seq)
 {
+	int rc;
+
 	if (seq->kind == LG_YSEQ && seq->n == 0)
 		return lg_yfail(c, seq, "'do' must contain at least one step");
-	return lg_ysteps(c, seq, "do");
+	c->nest++;
+	rc = lg_ysteps(c, seq, "do");
+	c->nest--;
+	return rc;
 }
 
 /* repeat: {count: N, do: [...]} -> LOOP body NEXT. */
@@ -393,7 +398,7 @@ static int step_when(struct lg_yctx *c, const struct lg_ynode *n, struct lg_ynod
 static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 {
 	static const char *const control[] = { "repeat", "choose", "pick", "after", "think",
-					       NULL };
+					       "barrier", NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, key->text);
@@ -408,7 +413,7 @@ static int unknown_op(struct lg_yctx *c, const struct lg_ynode *key)
 			"readdir, sync_file_range, fadvise, syncfs, sleep, ntcreate, deltree, "
 			"statfs, setinfo, find, lock, unlock, link, symlink, readlink, chmod, "
 			"chown, utimens, access, statx, seek, fallocate, getdents, setxattr, "
-			"getxattr, listxattr, removexattr, repeat, choose or pick; in streams "
+			"getxattr, listxattr, removexattr, repeat, choose, pick or barrier; in streams "
 			"also after and think)",
 			key->text);
 }
@@ -554,6 +559,8 @@ static int step(struct lg_yctx *c, const struct lg_ynode *n)
 		return lg_ycompile_after(c, line, key, val);
 	if (!strcmp(key->text, "think"))
 		return lg_ycompile_think(c, line, key, val);
+	if (!strcmp(key->text, "barrier"))
+		return lg_ycompile_barrier(c, line, key, val);
 	return find_spec(c, key->text) ? compile_op(c, find_spec(c, key->text), line, key, val)
 				    : unknown_op(c, key);
 }

@@ -532,6 +532,18 @@ static int emit_choose(struct yw *w, size_t i, size_t end, int indent)
 	return rc;
 }
 
+/* A barrier and the phase it begins. */
+static void emit_barrier(struct yw *w, const struct lg_barrier_phase *ph, int indent)
+{
+	fprintf(w->f, "%*s- barrier: {phase: ", indent, "");
+	put_quoted(w->f, ph->name);
+	if (ph->items != LG_ITEMS_ALL) {
+		fputs(", items: ", w->f);
+		put_quoted(w->f, w->wl->types[ph->items]);
+	}
+	fputs("}\n", w->f);
+}
+
 /* Ops [from, to) of the phase, as steps at indent. */
 static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 {
@@ -563,6 +575,10 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 				fputs(", calls: end}\n", w->f);
 			else
 				fprintf(w->f, ", calls: %" PRIu64 "}\n", op->count);
+			i++;
+			break;
+		case LG_OP_BARRIER:
+			emit_barrier(w, &w->wl->bphases[op->count], indent);
 			i++;
 			break;
 		case LG_OP_THINK:
