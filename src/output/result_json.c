@@ -317,7 +317,7 @@ static json_t *run_json(const struct lg_run *run)
 		skipped += run->skipped[r];
 	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:f, s:f,"
 			 " s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o}",
+			 " s:o, s:o}",
 			 "status", lg_run_status_name(run),
 			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
