@@ -105,6 +105,29 @@ run:
               sorted(lines[1:-1]) == sorted(f"{f} {4 * 65536}" for f in want),
               f"{k} hosts, exact: host {k} sees every file at its size", p.stdout + p.stderr)
 
+        # --- mdtest phases across the hosts, in one shared directory ---------------------
+        for wl in ("mdtest.yaml", "mdtest-shared.yaml"):
+            p = mpirun(g, k, ["-q", "-c", os.path.join(SOURCE, "loadfiles", wl), "-p",
+                              "files=20", "-D", g.mount, "--json",
+                              os.path.join(out, "md.json"), "2"])
+            check(p.returncode == 0, f"{k} hosts, {wl}: exit 0 ({p.returncode})",
+                  p.stdout + p.stderr)
+            run = json.load(open(os.path.join(out, "md.json")))["runs"][0]
+            ph = run["barrier_phases"]
+            rows = [c["barrier_phases"] for c in run["clients"]]
+            check([x["name"] for x in ph] == ["create", "stat", "read", "remove"] and
+                  all(x["items"] == 2 * k * 20 and x["clients"] == 2 * k for x in ph),
+                  f"{k} hosts, {wl}: four phases of {2 * k * 20} files by {2 * k} clients")
+            for i, x in enumerate(ph):
+                lo = min(r[i]["start_s"] for r in rows)
+                hi = max(r[i]["end_s"] for r in rows)
+                check(abs(x["items_per_s"] - x["items"] / (hi - lo)) <= 1e-6 * x["items_per_s"]
+                      and (i == 0 or lo >= max(r[i - 1]["end_s"] for r in rows)),
+                      f"{k} hosts, {wl}: phase {x['name']} {x['items_per_s']:.0f} files/s = "
+                      f"items over the span of the clients' rows, after the phase before")
+            check("Phases between barriers" in p.stdout,
+                  f"{k} hosts, {wl}: the text has the phase table")
+
         # --- timed: the built-in workload across the hosts ---------------------------
         p = mpirun(g, k, ["-t", "2", "--warmup", "0", "-D", g.mount, "--json",
                           os.path.join(out, "t.json"), "2"])
