@@ -145,3 +145,21 @@ t = r["ops_by_type"].values()
 check(r["ops"] >= 2 and r["ops"] == sum(x["count"] for x in t), "netbench: ops add up")
 check(r["bytes_written"] == sum(x["bytes_written"] for x in t) and
       r["bytes_read"] == sum(x["bytes_read"] for x in t), "netbench: bytes add up")
+
+# mdtest, mdtest-shared: files created with size bytes, stat, read back, removed, in
+# four phases between barriers, each with its files as items.
+for name in ("mdtest", "mdtest-shared"):
+    r = run_once(name, 3, ["files=10", "size=8KiB"])
+    check_totals(name, r, 3 * 10 * 8 * KiB, 3 * 10 * 8 * KiB, 3 * 10 * 8)
+    check_counts(name, r, {"create": 30, "write": 30, "close": 60, "stat": 30, "open": 30,
+                           "read": 30, "unlink": 30})
+    check([(p["name"], p["items"]) for p in r["barrier_phases"]] ==
+          [("create", 30), ("stat", 30), ("read", 30), ("remove", 30)],
+          f"{name}: the four phases, 30 files each")
+
+# ior-easy: blocks transfers of bs written, fsynced, read back.
+r = run_once("ior-easy", 2, ["bs=64KiB", "blocks=8"])
+check_totals("ior-easy", r, 2 * 8 * 64 * KiB, 2 * 8 * 64 * KiB, 2 * 21)
+check([(p["name"], p["items"], p["bytes"]) for p in r["barrier_phases"]] ==
+      [("write", 16, 16 * 64 * KiB), ("read", 16, 16 * 64 * KiB)],
+      "ior-easy: the write and read phases, 16 transfers each")
