@@ -197,7 +197,9 @@ k={self.k}
 if [ -n "$LG_GLUSTER_HOST" ]; then h=$LG_GLUSTER_HOST
 else h=$(( ${{OMPI_COMM_WORLD_RANK:-0}} * k / ${{OMPI_COMM_WORLD_SIZE:-1}} + 1 ))
 fi
-exec nsenter --mount={self._p('ns')}/mnt-$h --uts={self._p('ns')}/uts-$h -- "$@"
+# --wd: entering a mount namespace would start the command in / (a relative path to the
+# program, or the program's relative arguments, would then miss)
+exec nsenter --mount={self._p('ns')}/mnt-$h --uts={self._p('ns')}/uts-$h --wd="$PWD" -- "$@"
 """)
         os.chmod(self.on_host, 0o755)
 
