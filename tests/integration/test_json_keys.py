@@ -96,6 +96,14 @@ def compare(doc, block, what, optional_seen=(), both=True):
 keys = compare(res.json, "json-keys", "a real result")
 check(len(keys) > 150, f"the list is the full one ({len(keys)} keys)")
 
+# A workload with barriers: the keys of its phases (absent from the list's "?" keys above).
+bar = write(os.path.join(d, "bar.yaml"), "run:\n  - mkdir: {path: \"d${client}\", expect: any}\n"
+            "  - barrier: {phase: gone, items: rmdir}\n  - rmdir: {path: \"d${client}\"}\n")
+res = run(["-q", "--monitor", "off", "-c", bar, "-D", target, "2"], json_out=True)
+check(res.rc == 0, "a workload with barriers ran", res)
+compare(res.json, "json-keys", "a result with barriers",
+        [k for k in documented()[1] if "barrier_phases" in k], both=False)
+
 # loadgen ab: its per-variant files (the result plus `ab`) and its analysis, for two
 # variants and for three. Short runs of a tiny workload: only the keys matter here.
 tiny = write(os.path.join(d, "tiny.yaml"), "run:\n  - mkdir: {path: \"d${client}\", expect: any}\n")
