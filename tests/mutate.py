@@ -229,7 +229,7 @@ MUTANTS = [
     ("note-type-nomem-null", "src/counters/result_summary.c",
      "return lg_utf8_valid(s) ? json_string(s) : json_null();",
      "json_t *j = json_string(s);\n\n\treturn j ? j : json_null();", "unit_result_json"),
-    ("corrupt-path-nomem-mangled", "src/counters/result_summary.c",
+    ("corrupt-path-nomem-mangled", "src/counters/corrupt_notes.c",
      "if (lg_utf8_valid(path))\n\t\treturn json_string(path);",
      "json_t *j = json_string(path);\n\n\tif (j)\n\t\treturn j;", "unit_result_json"),
     ("report-mean-set-unchecked", "src/compare/html/report_html_data.c",

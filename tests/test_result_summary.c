@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "loadgen/counters/ranks.h"
+
 static double real(const json_t *o, const char *a, const char *b)
 {
 	const json_t *v = json_object_get(o, a);
@@ -144,21 +146,24 @@ static void test_corruption(void **state)
 {
 	struct lg_corruption_note n = { .offset = 4096, .expected_hash = 0xabc,
 					.found_hash = 0x1, .found_magic = 0, .line = 9,
-					.bad_offset = 4100, .expected_byte = 7, .found_byte = 0 };
+					.bad_offset = 4100, .expected_byte = 7, .found_byte = 0,
+					.writer = 3 };
 	char exp[96], found[96];
-	struct lg_client_stats *cs = client(2, 0);
+	struct lg_client_stats *cs = client(1, 0);
 	const char *names[] = { "read" };
+	struct lg_rank_info ranks[2] = { { .host = "h1" }, { .host = "h2", .host_index = 1 } };
+	struct lg_multi m = { .nranks = 2, .per_rank = 2, .nhosts = 2, .ranks = ranks };
 	struct lg_run r = { .nclients = 1, .clients = &cs, .ntypes = 1, .type_names = names };
 	json_t *a, *o;
 
 	(void)state;
-	lg_corruption_describe(&n, 2, exp, sizeof(exp), found, sizeof(found));
-	assert_string_equal(exp, "client 2, offset 4096, xxh64 0x0000000000000abc");
+	lg_corruption_describe(&n, exp, sizeof(exp), found, sizeof(found));
+	assert_string_equal(exp, "client 3, offset 4096, xxh64 0x0000000000000abc");
 	assert_string_equal(found, "no loadgen header, xxh64 0x0000000000000001");
 	n.found_magic = 1;
 	n.found_client = 5;
 	n.found_offset = 8192;
-	lg_corruption_describe(&n, 2, exp, sizeof(exp), found, sizeof(found));
+	lg_corruption_describe(&n, exp, sizeof(exp), found, sizeof(found));
 	assert_string_equal(found, "client 5, offset 8192, xxh64 0x0000000000000001");
 	strcpy(n.path, "c2/f\xff");
 	cs->corrupt[0] = n;
@@ -166,11 +171,34 @@ static void test_corruption(void **state)
 	a = lg_corruption_notes_json(&r);
 	assert_int_equal(json_array_size(a), 1);
 	o = json_array_get(a, 0);
-	assert_int_equal(json_integer_value(json_object_get(o, "client")), 2);
+	assert_int_equal(json_integer_value(json_object_get(o, "client")), 1);
 	assert_string_equal(json_string_value(json_object_get(o, "path")), "c2/f?");
 	assert_string_equal(json_string_value(json_object_get(o, "type")), "read");
 	assert_int_equal(json_integer_value(json_object_get(o, "bad_offset")), 4100);
+	/* one host: rank 0, no host name */
+	o = json_object_get(json_array_get(a, 0), "writer");
+	assert_int_equal(json_integer_value(json_object_get(o, "client")), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "rank")), 0);
+	assert_true(json_is_null(json_object_get(o, "host")));
 	json_decref(a);
+	/* two ranks of two clients: writer 3 on rank 1 (h2), reader 1 on rank 0 (h1) */
+	r.multi = &m;
+	a = lg_corruption_notes_json(&r);
+	o = json_object_get(json_array_get(a, 0), "writer");
+	assert_int_equal(json_integer_value(json_object_get(o, "client")), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "rank")), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "h2");
+	o = json_object_get(json_array_get(a, 0), "reader");
+	assert_int_equal(json_integer_value(json_object_get(o, "client")), 1);
+	assert_int_equal(json_integer_value(json_object_get(o, "rank")), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "h1");
+	json_decref(a);
+	/* stale metadata: the writer's file, and the errno */
+	n = (struct lg_corruption_note){ .reason = LG_CORRUPT_STALE, .writer = 3, .err = ENOENT };
+	lg_corruption_describe(&n, exp, sizeof(exp), found, sizeof(found));
+	assert_string_equal(exp, "client 3's file");
+	assert_string_equal(found, "ENOENT");
+	assert_string_equal(lg_corruption_reason_name(LG_CORRUPT_STALE), "stale metadata");
 	lg_client_stats_destroy(cs);
 }
 

@@ -3,6 +3,7 @@
  * stats, the text report and the JSON notes. */
 #include "run/verify.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -252,26 +253,105 @@ static void test_state_and_bind(void **state)
 {
 	struct lg_workload *wl;
 	struct lg_verify_state *v;
-	uint32_t priv, shared, slot;
+	uint32_t priv, shared, peer, mixed, slot;
 
 	(void)state;
 	assert_int_equal(lg_workload_create(&wl), 0);
 	assert_int_equal(lg_workload_path(wl, "c${client}/f", &priv), 0);
 	assert_int_equal(lg_workload_path(wl, "shared/f", &shared), 0);
+	assert_int_equal(lg_workload_path(wl, "f${peer}", &peer), 0);
+	assert_int_equal(lg_workload_path(wl, "c${client}/f${peer}", &mixed), 0);
 	assert_int_equal(lg_workload_slot(wl, "f", &slot), 0);
-	assert_int_equal(lg_verify_state_create(wl, &v), 0);
+	assert_int_equal(lg_verify_state_create(wl, 1, 3, &v), 0);
 	assert_int_equal(v->slots[slot].fd, -1);
 	lg_verify_bind(v, slot, 5, priv, O_RDWR | O_APPEND);
 	assert_int_equal(v->slots[slot].fd, 5);
 	assert_int_equal(v->slots[slot].path, priv);
-	assert_int_equal(v->slots[slot].check, 1);
+	assert_int_equal(v->slots[slot].writer, 1);
+	assert_int_equal(v->slots[slot].peer, 0);
 	assert_int_equal(v->slots[slot].append, 1);
 	lg_verify_bind(v, slot, 6, shared, O_RDONLY);
-	assert_int_equal(v->slots[slot].check, 0);
+	assert_int_equal(v->slots[slot].writer, LG_VERIFY_NO_WRITER);
 	assert_int_equal(v->slots[slot].append, 0);
+	/* the peer's file: its blocks are the peer's */
+	lg_verify_bind(v, slot, 7, peer, O_RDONLY);
+	assert_int_equal(v->slots[slot].writer, 3);
+	assert_int_equal(v->slots[slot].peer, 1);
+	lg_verify_bind(v, slot, 8, mixed, O_RDONLY); /* whose is not known: not checked */
+	assert_int_equal(v->slots[slot].writer, LG_VERIFY_NO_WRITER);
+	assert_int_equal(v->slots[slot].peer, 0);
+	assert_int_equal(lg_verify_peer_writer(v, peer), 3);
+	assert_int_equal(lg_verify_peer_writer(v, priv), LG_VERIFY_NO_WRITER);
+	assert_int_equal(lg_verify_peer_writer(v, shared), LG_VERIFY_NO_WRITER);
+	assert_int_equal(lg_verify_peer_writer(v, mixed), LG_VERIFY_NO_WRITER);
 	lg_verify_state_destroy(v);
 	lg_verify_state_destroy(NULL);
 	lg_workload_destroy(wl);
+}
+
+/* A peer's file: the blocks client 3 wrote check as client 3's, not as client 4's, and
+ * the same bytes at another offset do not check either. */
+static void test_peer_writer(void **state)
+{
+	struct lg_verify_result r;
+
+	(void)state;
+	write_img(0, 2 * U, 3, 0, 1);
+	r = check_img(0, 2 * U, 3);
+	assert_int_equal(r.checked, 2);
+	assert_int_equal(r.corrupt, 0);
+	r = check_img(0, 2 * U, 4); /* read as if client 4 had written it */
+	assert_int_equal(r.corrupt, 2);
+	assert_int_equal(r.first.reason, LG_CORRUPT_CLIENT);
+	assert_int_equal(r.first.writer, 4);
+	assert_int_equal(r.first.found_client, 3);
+	assert_int_equal(r.first.offset, 0);
+	memcpy(img + 4096, img, U); /* client 3's block 0, at 4096 */
+	r = check_img(4096, U, 3);
+	assert_int_equal(r.corrupt, 1);
+	/* offset 0's field reads as "not written" over 4096's (zero bytes are), the
+	 * payload does not */
+	assert_int_equal(r.first.reason, LG_CORRUPT_PAYLOAD);
+	assert_int_equal(r.first.writer, 3);
+	assert_int_equal(r.first.offset, 4096);
+	assert_int_equal(r.first.found_offset, 0);
+	assert_int_not_equal(r.first.expected_byte, r.first.found_byte);
+}
+
+/* Bytes read from a peer's file count twice: verified, and of them from a peer. A
+ * peer's file not seen is one corruption, stale metadata, naming the writer. */
+static void test_peer_record_and_stale(void **state)
+{
+	struct lg_client_stats *cs;
+	struct lg_verify_result r;
+	struct lg_run run = { .nclients = 1, .ntypes = 2, .type_names = NULL };
+
+	(void)state;
+	assert_int_equal(lg_client_stats_create(0, 2, &cs), 0);
+	write_img(0, 4 * U, 1, 0, 1);
+	lg_verify_check(img, 4 * U, 0, 1, &r);
+	lg_verify_record(cs, 0, 5, "f1", true, &r);
+	lg_verify_check(img, U, 0, 1, &r);
+	lg_verify_record(cs, 0, 6, "f1", false, &r);
+	assert_int_equal(cs->verified_bytes, 5 * U);
+	assert_int_equal(cs->peer_verified_bytes, 4 * U);
+	lg_verify_stale(cs, 1, 9, "f1", 1, ENOENT);
+	assert_int_equal(cs->types[1].corruptions, 1);
+	assert_int_equal(cs->ncorrupt, 1);
+	assert_int_equal(cs->corrupt[0].reason, LG_CORRUPT_STALE);
+	assert_int_equal(cs->corrupt[0].writer, 1);
+	assert_int_equal(cs->corrupt[0].err, ENOENT);
+	assert_int_equal(cs->corrupt[0].line, 9);
+	assert_string_equal(cs->corrupt[0].path, "f1");
+	run.clients = &cs;
+	assert_int_equal(lg_run_merge(&run), 0);
+	assert_int_equal(run.corruptions, 1);
+	assert_int_equal(run.verified_bytes, 5 * U);
+	assert_int_equal(run.peer_verified_bytes, 4 * U);
+	run.clients = NULL;
+	run.nclients = 0;
+	lg_run_clear(&run);
+	lg_client_stats_destroy(cs);
 }
 
 static const char *const names[] = { "read", "write" };
@@ -296,9 +376,9 @@ static void make_run(struct lg_run *run)
 	write_img(0, 16384, 1, 0, 1);
 	img[8192 + 300] ^= 0x01;
 	lg_verify_check(img, 16384, 0, 1, &r);
-	lg_verify_record(run->clients[1], 0, 12, "c1/data", &r);
+	lg_verify_record(run->clients[1], 0, 12, "c1/data", false, &r);
 	lg_verify_check(img, 1024, 0, 0, &r); /* client 0 reading client 1's blocks */
-	lg_verify_record(run->clients[0], 0, 20, "c0/data", &r);
+	lg_verify_record(run->clients[0], 0, 20, "c0/data", false, &r);
 	/* warm-up ending resets the measurements, not the corruptions */
 	lg_client_stats_reset(run->clients[0]);
 	lg_client_stats_reset(run->clients[1]);
@@ -330,7 +410,7 @@ static void test_record_and_merge(void **state)
 	memcpy(longpath + sizeof(longpath) - 8, "/tail.x", 8);
 	lg_verify_check(img, 16384, 0, 1, &r);
 	for (int i = 0; i < LG_CORRUPT_NOTES + 2; i++)
-		lg_verify_record(cs, 1, 30, longpath, &r);
+		lg_verify_record(cs, 1, 30, longpath, false, &r);
 	assert_int_equal(cs->ncorrupt, LG_CORRUPT_NOTES);
 	assert_int_equal(cs->types[1].corruptions, LG_CORRUPT_NOTES + 2);
 	assert_int_equal(strlen(cs->corrupt[1].path), LG_CORRUPT_PATH - 1);
@@ -366,6 +446,10 @@ static void test_report(void **state)
 				     "checked\n"));
 	assert_non_null(strstr(text, "\n client 1: line 12: read c1/data at offset 8192: "
 				     "payload differs; first wrong byte at 8492: "));
+	assert_non_null(strstr(text, "\n   written by client 1 (rank 0), read by client 1 "
+				     "(rank 0)\n"));
+	assert_non_null(strstr(text, "\n   written by client 0 (rank 0), read by client 0 "
+				     "(rank 0)\n"));
 	snprintf(want, sizeof(want), "\n   expected client 1, offset 8192, xxh64 0x%016llx\n",
 		 (unsigned long long)le64(img + 8192 + 8));
 	assert_non_null(strstr(text, want));
@@ -442,6 +526,8 @@ int main(void)
 		cmocka_unit_test_setup(test_informational_fields, setup_img),
 		cmocka_unit_test_setup(test_zero_skipped, setup_img),
 		cmocka_unit_test(test_state_and_bind),
+		cmocka_unit_test_setup(test_peer_writer, setup_img),
+		cmocka_unit_test_setup(test_peer_record_and_stale, setup_img),
 		cmocka_unit_test(test_record_and_merge),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_notes_json),

@@ -1,4 +1,5 @@
-/* Unit tests of the workload model: builders, path confinement and expansion. */
+/* Unit tests of the workload model: builders and path confinement (expansion:
+ * test_path_tmpl.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -40,20 +41,6 @@ static void test_path_check_rejects(void **state)
 	assert_non_null(strstr(why, "absolute"));
 	lg_path_check("a/../../x", &why);
 	assert_non_null(strstr(why, ".."));
-}
-
-static void test_path_expand(void **state)
-{
-	char buf[64];
-
-	(void)state;
-	assert_int_equal(lg_path_expand("c${client}/f${client}", 42, buf, sizeof(buf)), 7);
-	assert_string_equal(buf, "c42/f42");
-	assert_int_equal(lg_path_expand("shared/x", 7, buf, sizeof(buf)), 8);
-	assert_string_equal(buf, "shared/x");
-	assert_int_equal(lg_path_expand("${client}", 123456, buf, 4), -ENAMETOOLONG);
-	assert_int_equal(lg_path_expand("abcdef", 0, buf, 6), -ENAMETOOLONG);
-	assert_int_equal(lg_path_expand("abcde", 0, buf, 6), 5);
 }
 
 static void test_builders(void **state)
@@ -189,7 +176,6 @@ int main(void)
 		cmocka_unit_test(test_path_check_accepts),
 		cmocka_unit_test(test_add_open_flags),
 		cmocka_unit_test(test_path_check_rejects),
-		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test(test_builders),
 		cmocka_unit_test(test_slot_index),
 		cmocka_unit_test(test_cols),

@@ -257,6 +257,29 @@ static void test_params(void **state)
 	lg_workload_destroy(wl);
 }
 
+/* ${peer} stays a placeholder in paths (beside ${client} and a variable); peer_shift
+ * takes a parameter, and is 0 when not given. */
+static void test_peer(void **state)
+{
+	const struct lg_param ov[] = { { "s", "3" } };
+	struct lg_workload *wl = load_ok("params: {s: 1}\npeer_shift: ${s}\nrun:\n"
+					 "  - pick: {var: k, count: 2}\n"
+					 "  - stat: \"d${client}/f${peer}.${k}\"\n");
+
+	(void)state;
+	assert_int_equal(wl->peer_shift, 1);
+	assert_string_equal(wl->paths[wl->ops[LG_PHASE_RUN][1].path], "d${client}/f${peer}.0");
+	lg_workload_destroy(wl);
+	assert_int_equal(load_ov("params: {s: 1}\npeer_shift: ${s}\nrun: [stat: a]\n", ov, 1,
+				 &wl), 0);
+	assert_int_equal(wl->peer_shift, 3);
+	lg_workload_destroy(wl);
+	wl = load_ok("run: [stat: \"f${peer}\"]\n");
+	assert_int_equal(wl->peer_shift, 0);
+	assert_string_equal(wl->paths[0], "f${peer}");
+	lg_workload_destroy(wl);
+}
+
 static void test_source_and_name(void **state)
 {
 	static const char text[] = "run: [stat: a]\n";
@@ -291,9 +314,9 @@ static const struct bad bad_inputs[] = {
 	{ "- stat: a\n", "t.yaml:1:1: the workload must be a mapping" },
 	{ "name: x\n", "t.yaml:1:1: the workload has no 'run' section" },
 	{ "run: [stat: a]\nnmae: x\n", "t.yaml:2:1: unknown key 'nmae' in the workload; "
-	  "did you mean 'name'? (expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
+	  "did you mean 'name'? (expected name, description, params, labels, peer_shift, setup, run, cleanup, streams, recorded)" },
 	{ "run: [stat: a]\nzzzz: x\n", "t.yaml:2:1: unknown key 'zzzz' in the workload "
-	  "(expected name, description, params, labels, setup, run, cleanup, streams, recorded)" },
+	  "(expected name, description, params, labels, peer_shift, setup, run, cleanup, streams, recorded)" },
 	/* did you mean: op names, keys, flags, modes, errno names, units */
 	{ "run: [wirte: {file: f, size: 1}]\n", "t.yaml:1:7: unknown op 'wirte'; did you "
 	  "mean 'write'?" },
@@ -462,6 +485,18 @@ static const struct bad bad_inputs[] = {
 	{ "params:\n  a: [1]\nrun: [stat: a]\n",
 	  "t.yaml:2:6: default of parameter 'a' must be a scalar, not a sequence" },
 	{ "params: [a]\nrun: [stat: a]\n", "t.yaml:1:9: 'params' must be a mapping" },
+	/* ${peer} and its shift */
+	{ "peer_shift: 0\nrun: [stat: a]\n",
+	  "t.yaml:1:13: 'peer_shift' must be 1 to 4294967295 clients, not 0" },
+	{ "peer_shift: 5000000000\nrun: [stat: a]\n",
+	  "t.yaml:1:13: 'peer_shift' must be 1 to 4294967295 clients, not 5000000000" },
+	{ "params: {s: 0}\npeer_shift: ${s}\nrun: [stat: a]\n",
+	  "t.yaml:2:13: 'peer_shift' must be 1 to 4294967295 clients, not 0" },
+	{ "peer_shift: two\nrun: [stat: a]\n", "t.yaml:1:13: bad number 'two' for 'peer_shift'" },
+	{ "run: [sleep: \"${peer}ms\"]\n",
+	  "t.yaml:1:14: ${peer} can only be used in paths" },
+	{ "params:\n  peer: 1\nrun: [stat: a]\n",
+	  "t.yaml:2:3: parameter 'peer' is built in and cannot be declared" },
 };
 
 static void test_errors(void **state)
@@ -605,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_every_op),
 		cmocka_unit_test(test_control_flow),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_peer),
 		cmocka_unit_test(test_source_and_name),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_override_errors),

@@ -81,6 +81,7 @@ static void assert_same(const struct lg_workload *a, const struct lg_workload *b
 {
 	assert_string_equal(a->name, b->name);
 	assert_int_equal(a->nloops, b->nloops);
+	assert_int_equal(a->peer_shift, b->peer_shift);
 	assert_int_equal(a->max_io, b->max_io);
 	assert_int_equal(a->npaths, b->npaths);
 	assert_int_equal(a->ntypes, b->ntypes);
@@ -155,6 +156,7 @@ static void test_test_workloads(void **state)
 	round_trip_yaml_file("tests/data/yaml/all_ops.yaml");
 	round_trip_yaml_file("tests/data/yaml/control.yaml");
 	round_trip_yaml_file("tests/data/yaml/recorded_ops.yaml");
+	round_trip_yaml_file("tests/data/yaml/peer.yaml");
 }
 
 static void test_shipped_workloads(void **state)

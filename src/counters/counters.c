@@ -137,6 +137,7 @@ void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_sta
 	if (src->slowest.lat_ns > dst->slowest.lat_ns)
 		dst->slowest = src->slowest;
 	dst->verified_bytes += src->verified_bytes;
+	dst->peer_verified_bytes += src->peer_verified_bytes;
 	if (!dst->not_open.set)
 		dst->not_open = src->not_open;
 	if (src->done_s > dst->done_s)
@@ -163,6 +164,7 @@ void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_sta
 static void merge_untimed(struct lg_run *run, const struct lg_client_stats *cs)
 {
 	run->verified_bytes += cs->verified_bytes;
+	run->peer_verified_bytes += cs->peer_verified_bytes;
 	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++) {
 		run->untimed_errors[p] += cs->untimed[p].errors;
 		run->untimed_short[p] += cs->untimed[p].short_writes;
@@ -229,7 +231,7 @@ int lg_run_merge(struct lg_run *run)
 	run->svc_totals = merge_svc(run, &rc);
 	lg_histogram_init(&run->all);
 	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
-	run->corruptions = run->verified_bytes = 0;
+	run->corruptions = run->verified_bytes = run->peer_verified_bytes = 0;
 	memset(run->skipped, 0, sizeof(run->skipped));
 	memset(run->untimed_errors, 0, sizeof(run->untimed_errors));
 	memset(run->untimed_skipped, 0, sizeof(run->untimed_skipped));
@@ -303,6 +305,7 @@ const char *lg_corruption_reason_name(unsigned reason)
 		[LG_CORRUPT_OFFSET] = "written for another offset",
 		[LG_CORRUPT_PAYLOAD] = "payload differs",
 		[LG_CORRUPT_CHECKSUM] = "checksum field differs",
+		[LG_CORRUPT_STALE] = "stale metadata",
 	};
 
 	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";

@@ -1,4 +1,5 @@
-/* Stalls, fairness, corruptions and the summary of repeated runs, as JSON. */
+/* Stalls, fairness and the summary of repeated runs, as JSON (corruptions: in
+ * corrupt_notes.c). */
 #include "result_summary.h"
 
 #include <errno.h>
@@ -197,18 +198,6 @@ json_t *lg_summary_json(const struct lg_run *runs, size_t n)
 	return doc;
 }
 
-void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
-			    char *expected, size_t elen, char *found, size_t flen)
-{
-	snprintf(expected, elen, "client %u, offset %" PRIu64 ", xxh64 0x%016" PRIx64, client,
-		 n->offset, n->expected_hash);
-	if (n->found_magic)
-		snprintf(found, flen, "client %" PRIu32 ", offset %" PRIu64 ", xxh64 0x%016" PRIx64,
-			 n->found_client, n->found_offset, n->found_hash);
-	else
-		snprintf(found, flen, "no loadgen header, xxh64 0x%016" PRIx64, n->found_hash);
-}
-
 size_t lg_utf8_len(const unsigned char *s)
 {
 	size_t n;
@@ -251,57 +240,6 @@ bool lg_utf8_valid(const char *s)
 	return true;
 }
 
-/* A path as JSON: a name need not be UTF-8 (and a kept tail may cut a character), so
- * one jansson would refuse has every non-ASCII byte made '?' rather than losing the
- * document. NULL only when out of memory. */
-static json_t *path_json(const char *path)
-{
-	char buf[LG_CORRUPT_PATH];
-
-	if (lg_utf8_valid(path))
-		return json_string(path);
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	return json_string(buf);
-}
-
-static json_t *corruption_json(const struct lg_run *run, unsigned client,
-			       const struct lg_corruption_note *n)
-{
-	char exp[96], found[96];
-	const char *type = run->type_names && n->type < run->ntypes ?
-				   run->type_names[n->type] : NULL;
-
-	lg_corruption_describe(n, client, exp, sizeof(exp), found, sizeof(found));
-	return json_pack("{s:I, s:o, s:I, s:I, s:o, s:s, s:s, s:s, s:I, s:I, s:I}",
-			 "client", I(client), "path", path_json(n->path),
-			 "offset", I(n->offset), "line", I(n->line),
-			 "type", type ? path_json(type) : json_null(),
-			 "reason", lg_corruption_reason_name(n->reason),
-			 "expected", exp, "found", found,
-			 "bad_offset", I(n->bad_offset), "expected_byte", I(n->expected_byte),
-			 "found_byte", I(n->found_byte));
-}
-
-json_t *lg_corruption_notes_json(const struct lg_run *run)
-{
-	json_t *a = json_array();
-
-	for (unsigned c = 0; a && run->clients && c < run->nclients; c++) {
-		const struct lg_client_stats *cs = run->clients[c];
-
-		for (size_t k = 0; a && cs && k < cs->ncorrupt && k < LG_CORRUPT_NOTES; k++) {
-			if (json_array_append_new(a, corruption_json(run, cs->id, &cs->corrupt[k]))) {
-				json_decref(a);
-				a = NULL;
-			}
-		}
-	}
-	return a;
-}
-
 const char *lg_run_note_path(const struct lg_run *run, unsigned client, uint32_t path,
 			     char *buf, size_t len)
 {
@@ -309,7 +247,8 @@ const char *lg_run_note_path(const struct lg_run *run, unsigned client, uint32_t
 		return buf;
 	buf[0] = '\0';
 	if (path == LG_NOTE_NO_PATH || !run->path_names || path >= run->npaths ||
-	    lg_path_expand(run->path_names[path], client, buf, len) < 0)
+	    lg_path_expand(run->path_names[path], client,
+			   lg_peer_id(client, run->peer_shift, run->nclients), buf, len) < 0)
 		buf[0] = '\0';
 	return buf;
 }

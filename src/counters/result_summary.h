@@ -57,13 +57,18 @@ json_t *lg_stalls_json(const struct lg_run *run);
 json_t *lg_fairness_json(const struct lg_run *run);
 json_t *lg_summary_json(const struct lg_run *runs, size_t n);
 
-/* --verify: what a corrupt block should have been and what was read, as one line each
- * ("client 0, offset 4096, xxh64 0x..."; found says "no loadgen header" instead of its
- * client and offset when the magic is missing). */
-void lg_corruption_describe(const struct lg_corruption_note *n, unsigned client,
-			    char *expected, size_t elen, char *found, size_t flen);
-/* The first corrupt blocks of all clients ("corruption_notes"), a new reference, NULL
- * on -ENOMEM. */
+/* --verify (corrupt_notes.c): what a corrupt block should have been and what was read,
+ * as one line each ("client 0, offset 4096, xxh64 0x..." with the client that wrote it;
+ * found says "no loadgen header" instead of its client and offset when the magic is
+ * missing; stale metadata: "client 3's file" and "ENOENT"). */
+void lg_corruption_describe(const struct lg_corruption_note *n, char *expected,
+			    size_t elen, char *found, size_t flen);
+/* Where client id ran: its rank (id / clients per rank) and host, from run->multi; on
+ * one host (no multi), rank 0 and host NULL. */
+void lg_run_client_place(const struct lg_run *run, unsigned id, unsigned *rank,
+			 const char **host);
+/* The first corrupt blocks of all clients ("corruption_notes", each with its writer and
+ * reader: client, rank, host), a new reference, NULL on -ENOMEM. */
 json_t *lg_corruption_notes_json(const struct lg_run *run);
 
 /* The path of a note's path index for client id, into buf (len bytes): "" when the

@@ -17,7 +17,7 @@
 /* What is known of the file open in one slot. */
 struct file {
 	bool open;            /* an open of this phase bound the slot */
-	bool mine;            /* its path holds ${client}: private to the client */
+	bool mine;            /* its path holds ${client} or ${peer} */
 	bool seq;             /* every read and write so far was sequential or an append */
 	unsigned depth;       /* repeats entered when it was opened */
 	uint64_t seq_bytes;   /* bytes written sequentially, repeats counted */
@@ -75,7 +75,7 @@ static void start(struct walk *w, const struct lg_op *op)
 
 	finish(w, op->slot);
 	f->open = true;
-	f->mine = strstr(path, LG_CLIENT_PLACEHOLDER) != NULL;
+	f->mine = lg_path_per_client(path);
 	f->seq = true;
 	f->depth = w->depth;
 }

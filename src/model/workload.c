@@ -598,28 +598,3 @@ int lg_path_check(const char *path, const char **why)
 	}
 	return 0;
 }
-
-int lg_path_expand(const char *t, unsigned id, char *buf, size_t len)
-{
-	static const size_t plen = sizeof(LG_CLIENT_PLACEHOLDER) - 1;
-	size_t o = 0;
-
-	while (*t) {
-		if (strncmp(t, LG_CLIENT_PLACEHOLDER, plen) == 0) {
-			int n = snprintf(buf + o, len - o, "%u", id);
-
-			if (n < 0 || (size_t)n >= len - o)
-				return -ENAMETOOLONG;
-			o += (size_t)n;
-			t += plen;
-			continue;
-		}
-		if (o + 1 >= len)
-			return -ENAMETOOLONG;
-		buf[o++] = *t++;
-	}
-	if (o >= len)
-		return -ENAMETOOLONG;
-	buf[o] = '\0';
-	return (int)o;
-}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "counters/result_summary.h"
+#include "loadgen/counters/ranks.h"
 
 #define LABEL_MIN 20 /* width of the Operation column; wider labels widen it */
 #define COL 10       /* width of each numeric column */
@@ -187,15 +188,56 @@ static void print_stalls(FILE *out, const struct lg_run *run)
 			st.slowest_at_s);
 }
 
-/* --verify: the count of corrupt blocks, and where the first ones are. */
+/* "client 3 (rank 1, host h2)": who wrote or read a corrupt file (no host on one). */
+static void place(char *buf, size_t len, const struct lg_run *run, unsigned id)
+{
+	unsigned rank;
+	const char *host;
+
+	lg_run_client_place(run, id, &rank, &host);
+	if (host)
+		snprintf(buf, len, "client %u (rank %u, host %s)", id, rank, host);
+	else
+		snprintf(buf, len, "client %u (rank %u)", id, rank);
+}
+
+/* One corruption note of client `reader`: what, where, who wrote and read it. */
+static void print_note(FILE *out, const struct lg_run *run, unsigned reader,
+		       const struct lg_corruption_note *n)
+{
+	char exp[96], found[96], wrote[LG_HOST_MAX + 48], read[LG_HOST_MAX + 48];
+	const char *type = n->type < run->ntypes ? type_label(run, n->type) : "?";
+
+	lg_corruption_describe(n, exp, sizeof(exp), found, sizeof(found));
+	place(wrote, sizeof(wrote), run, n->writer);
+	place(read, sizeof(read), run, reader);
+	if (n->reason == LG_CORRUPT_STALE) {
+		fprintf(out, " client %u: line %" PRIu32 ": %s %s: stale metadata: %s\n"
+			     "   written by %s, read by %s\n", reader, n->line, type, n->path,
+			found, wrote, read);
+		return;
+	}
+	fprintf(out, " client %u: line %" PRIu32 ": %s %s at offset %" PRIu64
+		     ": %s; first wrong byte at %" PRIu64 ": 0x%02x, written 0x%02x\n"
+		     "   written by %s, read by %s\n"
+		     "   expected %s\n   found    %s\n",
+		reader, n->line, type, n->path, n->offset, lg_corruption_reason_name(n->reason),
+		n->bad_offset, n->found_byte, n->expected_byte, wrote, read, exp, found);
+}
+
+/* --verify: the count of corrupt blocks (and stale metadata), and where the first ones
+ * are. */
 static void print_verify(FILE *out, const struct lg_run *run)
 {
 	uint64_t shown = 0;
-	char exp[96], found[96];
 
 	if (!run->corruptions) {
-		fprintf(out, "Data verification: no corruption in %" PRIu64 " bytes checked\n",
+		fprintf(out, "Data verification: no corruption in %" PRIu64 " bytes checked",
 			run->verified_bytes);
+		if (run->peer_verified_bytes)
+			fprintf(out, " (%" PRIu64 " of them written by another client)",
+				run->peer_verified_bytes);
+		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "Data verification: %" PRIu64 " corrupt block%s in %" PRIu64
@@ -205,15 +247,7 @@ static void print_verify(FILE *out, const struct lg_run *run)
 		const struct lg_client_stats *cs = run->clients[c];
 
 		for (size_t k = 0; cs && k < cs->ncorrupt && k < LG_CORRUPT_NOTES; k++) {
-			const struct lg_corruption_note *n = &cs->corrupt[k];
-
-			lg_corruption_describe(n, cs->id, exp, sizeof(exp), found, sizeof(found));
-			fprintf(out, " client %u: line %" PRIu32 ": %s %s at offset %" PRIu64
-				     ": %s; first wrong byte at %" PRIu64 ": 0x%02x, written 0x%02x\n"
-				     "   expected %s\n   found    %s\n",
-				cs->id, n->line, n->type < run->ntypes ? type_label(run, n->type) : "?",
-				n->path, n->offset, lg_corruption_reason_name(n->reason),
-				n->bad_offset, n->found_byte, n->expected_byte, exp, found);
+			print_note(out, run, cs->id, &cs->corrupt[k]);
 			shown++;
 		}
 	}

@@ -316,8 +316,8 @@ static json_t *run_json(const struct lg_run *run)
 	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
 		skipped += run->skipped[r];
 	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:f, s:f,"
-			 " s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o}",
+			 " s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o, s:o, s:o}",
 			 "status", lg_run_status_name(run),
 			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
@@ -337,6 +337,7 @@ static json_t *run_json(const struct lg_run *run)
 			 "max_latency_ms", (double)run->all.max_ns / 1e6,
 			 "corruptions", I(run->corruptions),
 			 "verified_bytes", I(run->verified_bytes),
+			 "peer_verified_bytes", I(run->peer_verified_bytes),
 			 "corruption_notes", lg_corruption_notes_json(run),
 			 "latency_ns", latency_json(&run->all),
 			 "ops_by_type", types_json(run),

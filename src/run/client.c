@@ -34,7 +34,7 @@ static const char *arena_put(struct lg_client *c, size_t *off, const char *s, si
 }
 
 /* Expand every path template for this client into one arena, and with -S the directory
- * of each path. Templates without the client placeholder are shared, not copied. */
+ * of each path. Templates without a placeholder are shared, not copied. */
 static int expand_paths(struct lg_client *c)
 {
 	const struct lg_workload *wl = c->wl;
@@ -54,10 +54,10 @@ static int expand_paths(struct lg_client *c)
 		int len;
 		size_t d;
 
-		if (!strstr(wl->paths[i], LG_CLIENT_PLACEHOLDER)) {
+		if (!lg_path_per_client(wl->paths[i])) {
 			c->paths[i] = wl->paths[i];
 		} else {
-			len = lg_path_expand(wl->paths[i], c->id, tmp, sizeof(tmp));
+			len = lg_path_expand(wl->paths[i], c->id, c->peer, tmp, sizeof(tmp));
 			if (len < 0)
 				return -ENAMETOOLONG;
 			c->paths[i] = arena_put(c, &off, tmp, (size_t)len);
@@ -100,6 +100,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
+	c->peer = lg_peer_id(id, sh->peer_shift, sh->clients_total);
 	c->wl = wl;
 	c->sh = sh;
 	c->live = live;
@@ -119,7 +120,7 @@ int lg_client_init(struct lg_client *c, unsigned id, const struct lg_workload *w
 	bufsz = (bufsz + 4095) & ~(size_t)4095;
 	if (!c->slots || !c->loops || init_vars(c) ||
 	    posix_memalign((void **)&c->buf, LG_PAGE_SIZE, bufsz) || expand_paths(c) ||
-	    (sh->verify && lg_verify_state_create(wl, &c->verify)))
+	    (sh->verify && lg_verify_state_create(wl, id, c->peer, &c->verify)))
 		return -ENOMEM;
 	return 0;
 }

@@ -59,6 +59,9 @@ struct lg_shared {
 	double rate;                /* -R: bytes per ns per client, 0 = unlimited */
 	double op_ns;               /* --rate-ops: ns between intended op starts, 0 = none */
 	bool verify;                /* --verify: self-describing blocks, reads checked */
+	unsigned clients_total;     /* clients of all ranks, around which ${peer} counts
+				       (0: ${peer} is the client itself) */
+	unsigned peer_shift;        /* ${peer} is the client this many ids on */
 	uint64_t stall_ns;          /* ops at least this slow are remembered as stalls */
 	_Atomic int setup_full;     /* ENOSPC or EDQUOT that stopped a client's setup, or 0 */
 	_Atomic int setup_short;    /* 1 once a setup write wrote fewer bytes than asked: the
@@ -140,6 +143,7 @@ struct lg_client {
 	struct lg_verify_state *verify;  /* --verify: owned; NULL without it */
 	/* The rest: */
 	unsigned id;                     /* 0-based */
+	unsigned peer;                   /* the id ${peer} stands for in its paths */
 	const struct lg_workload *wl;    /* borrowed */
 	struct lg_window *win;           /* borrowed: LG_WINDOWS interval latency windows */
 	const char **parents;            /* owned array (-S only): each path's directory,

@@ -164,6 +164,8 @@ static int alloc_clients(struct engine *e, char *err, size_t errlen)
 	e->sh->sync_dirs = cfg->sync_dirs;
 	e->sh->resolve = cfg->resolve;
 	e->sh->verify = cfg->verify;
+	e->sh->clients_total = cfg->clients * lg_coord_size(e->co);
+	e->sh->peer_shift = e->wl->peer_shift ? e->wl->peer_shift : cfg->clients;
 	e->sh->deadline = UINT64_MAX;
 	e->sh->rate = cfg->rate_mbps * 1e6 / LG_NS_PER_SEC; /* bytes per ns */
 	e->sh->op_ns = cfg->rate_ops > 0 ? LG_NS_PER_SEC / cfg->rate_ops : 0;
@@ -255,6 +257,7 @@ static int collect(struct engine *e, uint64_t t_stop, bool failed)
 	run->bphases = e->wl->bphases;
 	run->nbphases = e->wl->nbphases;
 	run->npaths = e->wl->npaths;
+	run->peer_shift = e->wl->peer_shift ? e->wl->peer_shift : e->cfg->clients;
 	run->clients = calloc(e->spawn.started ? e->spawn.started : 1, sizeof(*run->clients));
 	if (rc || !run->clients)
 		return -ENOMEM;

@@ -111,8 +111,9 @@ static ssize_t rw_at(const struct lg_op *op, int fd, const unsigned char *buf, u
 }
 
 /* --verify: a write first fills its range with the client's self-describing blocks; a
- * read of a file private to the client checks what came back. Returns what the call
- * returned (-1 with errno set). *off is corrected for a file opened with O_APPEND, where
+ * read of a file whose writer is known (the client's own, or its peer's) checks what
+ * came back against that writer's blocks. Returns what the call returned (-1 with errno
+ * set). *off is corrected for a file opened with O_APPEND, where
  * Linux's pwrite ignores the offset: only the client writes a private file, so its end
  * is where the bytes will land. */
 static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, uint64_t *off)
@@ -137,9 +138,9 @@ static ssize_t verified_rw(struct lg_client *c, const struct lg_op *op, int fd, 
 		return rw_at(op, fd, c->buf, *off);
 	}
 	n = rw_at(op, fd, c->buf, *off);
-	if (n > 0 && bound && vs->check) {
-		lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);
-		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], &r);
+	if (n > 0 && bound && vs->writer != LG_VERIFY_NO_WRITER) {
+		lg_verify_check(c->buf, (size_t)n, *off, vs->writer, &r);
+		lg_verify_record(c->stats, op->type, op->line, c->paths[vs->path], vs->peer, &r);
 	}
 	return n;
 }
@@ -504,6 +505,22 @@ static int exec_slot(struct lg_client *c, const struct lg_op *op, uint64_t call,
 	return rc == 0 && use == SLOT_BINDS && was_open ? LG_ERR_SLOT_OPEN : rc;
 }
 
+/* --verify: a call on the peer's file failed with ENOENT or ESTALE where the workload
+ * expects success: the peer made the file, this client does not see it (stale
+ * metadata). The op's own path, else the file its slot holds. */
+static void stale(struct lg_client *c, const struct lg_op *op, int err)
+{
+	uint32_t path = op->path != LG_NO_SLOT ? lg_op_path_index(c, op->path, op->var)
+		      : op->slot != LG_NO_SLOT ? c->slots[op->slot].path : LG_NOTE_NO_PATH;
+	uint32_t writer;
+
+	if (path == LG_NOTE_NO_PATH || path >= c->wl->npaths)
+		return;
+	writer = lg_verify_peer_writer(c->verify, path);
+	if (writer != LG_VERIFY_NO_WRITER)
+		lg_verify_stale(c->stats, op->type, op->line, c->paths[path], writer, err);
+}
+
 int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint64_t *bytes)
 {
 	unsigned use = slot_use[op->kind];
@@ -517,5 +534,7 @@ int lg_op_exec(struct lg_client *c, const struct lg_op *op, uint64_t call, uint6
 			c, op, call, bytes);
 	if (rc == 0 && c->sh->sync_dirs && changes_names(op))
 		rc = sync_dirs(c, op);
+	if ((rc == ENOENT || rc == ESTALE) && c->verify && op->expect == LG_EXPECT_OK)
+		stale(c, op, rc);
 	return rc;
 }

@@ -4,7 +4,9 @@
  * out of order, again and again, through different names; if the bytes depended on
  * which write made them, a block written in two pieces would never check. The price is
  * that a lost write of data the client had written before is not seen (the old bytes
- * are the same), which is also why the generation is informational only. */
+ * are the same), which is also why the generation is informational only. The same
+ * makes a peer's file checkable on another host: the reader knows the writer's id (its
+ * ${peer}) and so every byte the writer put at every offset. */
 #include "verify.h"
 
 #include <errno.h>
@@ -167,6 +169,7 @@ static int examine(const unsigned char *b, uint64_t off, uint32_t client,
 	if (!bad)
 		return 0;
 	memset(note, 0, sizeof(*note));
+	note->writer = client;
 	note->offset = off;
 	note->bad_offset = off + first;
 	note->expected_hash = get64(want + AT_SUM);
@@ -180,7 +183,7 @@ static int examine(const unsigned char *b, uint64_t off, uint32_t client,
 	return 1;
 }
 
-void lg_verify_check(const void *buf, size_t len, uint64_t off, uint32_t client,
+void lg_verify_check(const void *buf, size_t len, uint64_t off, uint32_t writer,
 		     struct lg_verify_result *out)
 {
 	const unsigned char *in = buf;
@@ -191,7 +194,7 @@ void lg_verify_check(const void *buf, size_t len, uint64_t off, uint32_t client,
 	for (; b >= off && b + UNIT <= end; b += UNIT) {
 		const unsigned char *p = in + (b - off);
 
-		if (intact(p, b, client)) {
+		if (intact(p, b, writer)) {
 			out->checked++;
 			continue;
 		}
@@ -200,7 +203,7 @@ void lg_verify_check(const void *buf, size_t len, uint64_t off, uint32_t client,
 			continue;
 		}
 		out->checked++;
-		if (!examine(p, b, client, &note))
+		if (!examine(p, b, writer, &note))
 			continue;
 		if (out->corrupt++ == 0)
 			out->first = note;
@@ -220,39 +223,71 @@ static void copy_path(char *dst, const char *path)
 	memcpy(dst + 3, path + n - (LG_CORRUPT_PATH - 4), LG_CORRUPT_PATH - 3);
 }
 
+/* The next free note of cs, or NULL when they are all taken. */
+static struct lg_corruption_note *next_note(struct lg_client_stats *cs)
+{
+	return cs->ncorrupt < LG_CORRUPT_NOTES ? &cs->corrupt[cs->ncorrupt++] : NULL;
+}
+
 void lg_verify_record(struct lg_client_stats *cs, uint16_t type, uint32_t line,
-		      const char *path, const struct lg_verify_result *r)
+		      const char *path, bool peer, const struct lg_verify_result *r)
 {
 	struct lg_corruption_note *n;
 
 	cs->verified_bytes += r->checked * UNIT;
+	if (peer)
+		cs->peer_verified_bytes += r->checked * UNIT;
 	if (!r->corrupt)
 		return;
 	cs->types[type].corruptions += r->corrupt;
-	if (cs->ncorrupt >= LG_CORRUPT_NOTES)
+	if (!(n = next_note(cs)))
 		return;
-	n = &cs->corrupt[cs->ncorrupt++];
 	*n = r->first;
 	n->line = line;
 	n->type = type;
 	copy_path(n->path, path ? path : "?");
 }
 
-int lg_verify_state_create(const struct lg_workload *wl, struct lg_verify_state **out)
+void lg_verify_stale(struct lg_client_stats *cs, uint16_t type, uint32_t line,
+		     const char *path, uint32_t writer, int err)
+{
+	struct lg_corruption_note *n;
+
+	cs->types[type].corruptions++;
+	if (!(n = next_note(cs)))
+		return;
+	memset(n, 0, sizeof(*n));
+	n->reason = LG_CORRUPT_STALE;
+	n->writer = writer;
+	n->err = err;
+	n->line = line;
+	n->type = type;
+	copy_path(n->path, path ? path : "?");
+}
+
+uint32_t lg_verify_peer_writer(const struct lg_verify_state *v, uint32_t path)
+{
+	return v->owner[path] == LG_OWNER_PEER ? v->peer : LG_VERIFY_NO_WRITER;
+}
+
+int lg_verify_state_create(const struct lg_workload *wl, uint32_t id, uint32_t peer,
+			   struct lg_verify_state **out)
 {
 	struct lg_verify_state *v = calloc(1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	v->nslots = wl->nslots;
-	v->private_path = calloc(wl->npaths ? wl->npaths : 1, 1);
+	v->id = id;
+	v->peer = peer;
+	v->owner = calloc(wl->npaths ? wl->npaths : 1, 1);
 	v->slots = calloc(wl->nslots ? wl->nslots : 1, sizeof(*v->slots));
-	if (!v->private_path || !v->slots) {
+	if (!v->owner || !v->slots) {
 		lg_verify_state_destroy(v);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < wl->npaths; i++)
-		v->private_path[i] = strstr(wl->paths[i], LG_CLIENT_PLACEHOLDER) != NULL;
+		v->owner[i] = (uint8_t)lg_path_owner(wl->paths[i]);
 	for (size_t i = 0; i < wl->nslots; i++)
 		v->slots[i].fd = -1;
 	*out = v;
@@ -263,7 +298,7 @@ void lg_verify_state_destroy(struct lg_verify_state *v)
 {
 	if (!v)
 		return;
-	free(v->private_path);
+	free(v->owner);
 	free(v->slots);
 	free(v);
 }
@@ -272,9 +307,12 @@ void lg_verify_bind(struct lg_verify_state *v, uint32_t slot, int fd, uint32_t p
 		    int flags)
 {
 	struct lg_verify_slot *s = &v->slots[slot];
+	uint8_t owner = v->owner[path];
 
 	s->fd = fd;
 	s->path = path;
-	s->check = v->private_path[path];
+	s->writer = owner == LG_OWNER_CLIENT ? v->id
+		    : owner == LG_OWNER_PEER ? v->peer : LG_VERIFY_NO_WRITER;
+	s->peer = owner == LG_OWNER_PEER;
 	s->append = (flags & O_APPEND) != 0;
 }

@@ -128,10 +128,14 @@ enum lg_corruption_reason {
 	LG_CORRUPT_CLIENT,    /* a block of another client */
 	LG_CORRUPT_OFFSET,    /* a block written for another file offset */
 	LG_CORRUPT_PAYLOAD,   /* the payload differs from what was written */
-	LG_CORRUPT_CHECKSUM   /* only the checksum field differs */
+	LG_CORRUPT_CHECKSUM,  /* only the checksum field differs */
+	LG_CORRUPT_STALE      /* not a block: a call on the peer's file failed with ENOENT
+				 or ESTALE where the workload expects it to succeed (stale
+				 metadata: the reader does not see what the writer made) */
 };
 
-/* One block read back not as written (--verify). Fixed size: lives in shared memory. */
+/* One block read back not as written, or a peer's file not seen (--verify). Fixed size:
+ * lives in shared memory. The reader is the client whose stats hold the note. */
 struct lg_corruption_note {
 	uint64_t offset;        /* file offset of the 512-byte block */
 	uint64_t bad_offset;    /* file offset of its first wrong byte */
@@ -139,6 +143,9 @@ struct lg_corruption_note {
 	uint64_t found_hash;    /* the same checksum computed over the bytes read */
 	uint64_t found_offset;  /* offset field of the block read (when found_magic) */
 	uint32_t found_client;  /* client field of the block read (when found_magic) */
+	uint32_t writer;        /* the client that wrote the file, as the reader expects:
+				   itself for its own files, its peer for ${peer} files */
+	int32_t err;            /* LG_CORRUPT_STALE: the errno the call gave; else 0 */
 	uint32_t line;          /* line of the read in the workload source */
 	uint16_t type;          /* stats row of the read */
 	uint8_t reason;         /* enum lg_corruption_reason */
@@ -175,6 +182,7 @@ struct lg_client_stats {
 	/* --verify, every phase, kept when warm-up ends (corruption is not a matter of
 	 * timing): */
 	uint64_t verified_bytes;                      /* bytes of blocks read and checked */
+	uint64_t peer_verified_bytes;                 /* of them, read from ${peer} files */
 	size_t ncorrupt;                              /* filled entries of corrupt[] */
 	struct lg_corruption_note corrupt[LG_CORRUPT_NOTES]; /* the first corrupt blocks */
 	struct lg_skip_note not_open;                 /* the first measured op skipped
@@ -243,6 +251,8 @@ struct lg_run {
 	size_t nbphases;
 	uint64_t corruptions;            /* --verify: blocks read back not as written */
 	uint64_t verified_bytes;         /* --verify: bytes of blocks read and checked */
+	uint64_t peer_verified_bytes;    /* --verify: of them, read from ${peer} files */
+	unsigned peer_shift;             /* ${peer} was the client this many ids on */
 	struct lg_histogram *svc_totals; /* ntypes merged service-time rows, or NULL (owned) */
 	struct lg_interval *timeline;    /* one entry per interval (owned) */
 	size_t ntimeline, cap_timeline;

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The one placeholder left in a path after loading; each client substitutes its id. */
-#define LG_CLIENT_PLACEHOLDER "${client}"
+#include "loadgen/model/path_tmpl.h" /* the placeholders left in paths */
+
 
 /* lg_op.expect: the result an op must have to count as correct. */
 #define LG_EXPECT_OK 0    /* the call succeeds */
@@ -275,6 +275,9 @@ struct lg_workload {
 					      bytes, as learnt when the workload was checked
 					      against it (lg_direct_alignment); 0: not learnt.
 					      For the notes of EINVAL in the run */
+	uint32_t peer_shift;               /* 'peer_shift': ${peer} is the client this many
+					      ids on (mod all ranks' clients); 0: not
+					      given, the clients per rank */
 	struct lg_param *params;           /* resolved parameters (owned) */
 	size_t nparams, cap_params;
 	struct lg_stream *streams;         /* a recorded program's streams (owned); NULL:
@@ -367,10 +370,6 @@ void lg_workload_add_open_flags(struct lg_workload *wl, int flags);
 /* Check that path stays inside the run directory: non-empty, relative, and no ".."
  * climbs above its start. Returns 0, or -EINVAL with *why set to a static message. */
 int lg_path_check(const char *path, const char **why);
-
-/* Expand path template t for client id into buf (size len): each LG_CLIENT_PLACEHOLDER
- * becomes the decimal id. Returns the length, or -ENAMETOOLONG. */
-int lg_path_expand(const char *t, unsigned id, char *buf, size_t len);
 
 /* Name of an op kind as written in YAML ("write", "sync_file_range", ...). */
 const char *lg_op_kind_name(enum lg_op_kind kind);

@@ -11,6 +11,7 @@
 #include "loadgen/load/yaml_load.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static int check_param_name(struct lg_yctx *c, const struct lg_ynode *k)
 {
 	const char *s = k->text;
 
-	if (!strcmp(s, "client") || !strcmp(s, "clients"))
+	if (!strcmp(s, "client") || !strcmp(s, "clients") || !strcmp(s, "peer"))
 		return lg_yfail(c, k, "parameter '%s' is built in and cannot be declared", s);
 	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_') ||
 	    s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
@@ -164,12 +165,30 @@ static int workload_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf,
 	return 0;
 }
 
+/* 'peer_shift' (n, may be NULL): how many ids on a client's ${peer} is, at least 1. */
+static int peer_shift(struct lg_yctx *c, const struct lg_ynode *n)
+{
+	uint64_t v;
+	int rc;
+
+	if (!n)
+		return 0;
+	rc = lg_ycount(c, n, "peer_shift", &v);
+	if (rc)
+		return rc;
+	if (v == 0 || v > UINT32_MAX)
+		return lg_yfail(c, n, "'peer_shift' must be 1 to %" PRIu32 " clients, not %"
+				PRIu64, UINT32_MAX, v);
+	c->wl->peer_shift = (uint32_t)v;
+	return 0;
+}
+
 /* Top-level keys, in the order of top_keys. */
-enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_LABELS, K_SETUP, K_RUN, K_CLEANUP, K_STREAMS,
-       K_RECORDED, K_COUNT };
+enum { K_NAME, K_DESCRIPTION, K_PARAMS, K_LABELS, K_PEER_SHIFT, K_SETUP, K_RUN, K_CLEANUP,
+       K_STREAMS, K_RECORDED, K_COUNT };
 static const char *const top_keys[K_COUNT + 1] = {
-	"name", "description", "params", "labels", "setup", "run", "cleanup", "streams",
-	"recorded", NULL,
+	"name", "description", "params", "labels", "peer_shift", "setup", "run", "cleanup",
+	"streams", "recorded", NULL,
 };
 
 static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
@@ -198,6 +217,8 @@ static int compile_root(struct lg_yctx *c, const struct lg_ynode *root,
 		rc = apply_overrides(c, v[K_PARAMS] ? v[K_PARAMS] : root, ov, nov);
 	if (!rc)
 		rc = lg_ylabels(c, v[K_LABELS]);
+	if (!rc)
+		rc = peer_shift(c, v[K_PEER_SHIFT]);
 	/* Phases compile in the order they run, so "used before it is opened" follows
 	 * execution order whatever order the keys are written in. */
 	if (!rc)

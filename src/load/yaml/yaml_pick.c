@@ -39,7 +39,7 @@ static int var_name(struct lg_yctx *c, const struct lg_ynode *n, char *buf, size
 	    s[strspn(s, ident_chars)] || strlen(s) > MAX_VAR_NAME)
 		return lg_yfail(c, n, "bad variable name '%s' (1 to %d letters, digits and '_', "
 				"not starting with a digit)", s, MAX_VAR_NAME);
-	if (!strcmp(s, "client") || !strcmp(s, "clients"))
+	if (!strcmp(s, "client") || !strcmp(s, "clients") || !strcmp(s, "peer"))
 		return lg_yfail(c, n, "'%s' is built in and cannot be a variable", s);
 	for (size_t i = 0; i < c->nparams; i++)
 		if (!strcmp(c->params[i].name, s))
@@ -122,12 +122,14 @@ int lg_ypath_var(struct lg_yctx *c, const struct lg_ynode *n, const char *what,
 	const char *first = NULL;
 
 	*var = 0;
-	/* lg_ystring left only ${client} and the ${name} of known variables in s. */
+	/* lg_ystring left only ${client}, ${peer} and the ${name} of known variables
+	 * in s. */
 	for (const char *p = s; (p = strstr(p, "${")); p += 2) {
 		size_t len = strcspn(p + 2, "}");
 		uint16_t v;
 
-		if (!strncmp(p, LG_CLIENT_PLACEHOLDER, plen))
+		if (!strncmp(p, LG_CLIENT_PLACEHOLDER, plen) ||
+		    !strncmp(p, LG_PEER_PLACEHOLDER, sizeof(LG_PEER_PLACEHOLDER) - 1))
 			continue;
 		if (lg_workload_find_var(c->wl, p + 2, len, &v) != 0)
 			return lg_yfail(c, n, "%s '%s': unknown variable '%.*s'", what, s,

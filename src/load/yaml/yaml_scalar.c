@@ -124,11 +124,12 @@ int lg_ystring_expand(struct lg_yctx *c, const struct lg_ynode *n, const char *w
 		if (!end)
 			return lg_yfail(c, n, "unterminated '${' in '%s'", n->text);
 		len = (size_t)(end - (s + 2));
-		if (len == 6 && !strncmp(s + 2, "client", 6)) {
+		if ((len == 6 && !strncmp(s + 2, "client", 6)) ||
+		    (len == 4 && !strncmp(s + 2, "peer", 4))) {
 			if (!path)
-				return lg_yfail(c, n, "${client} can only be used in paths "
-						"(in '%s': '%s')", what, n->text);
-			val = LG_CLIENT_PLACEHOLDER;
+				return lg_yfail(c, n, "${%.*s} can only be used in paths "
+						"(in '%s': '%s')", (int)len, s + 2, what, n->text);
+			val = len == 6 ? LG_CLIENT_PLACEHOLDER : LG_PEER_PLACEHOLDER;
 		} else if (!(val = param_value(c, s + 2, len, what, path))) {
 			if ((rc = var_ref(c, n, what, path, s + 2, len)))
 				return rc;

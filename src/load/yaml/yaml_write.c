@@ -649,6 +649,8 @@ int lg_yaml_write(FILE *f, const struct lg_workload *wl, char *err, size_t errle
 	put_quoted(f, wl->name ? wl->name : "workload");
 	putc('\n', f);
 	emit_labels(&w);
+	if (wl->peer_shift)
+		fprintf(f, "peer_shift: %" PRIu32 "\n", wl->peer_shift);
 	emit_recorded(f, wl);
 	for (int p = 0; !rc && p < LG_PHASE_COUNT; p++) {
 		if (!wl->nops[p] && p != LG_PHASE_RUN)
