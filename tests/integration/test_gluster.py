@@ -6,15 +6,24 @@
   exactly the clients' own, each host sees the directory as shared, and both bricks hold
   every file whole (the data went through GlusterFS, replicated); another host then sees
   each file at its size through its own client;
+- mdtest: mdtest.yaml and mdtest-shared.yaml across the hosts, each phase's rate equal
+  to its files over its span, recomputed from the clients' own rows;
+- read back by a peer (IOR -C): each client reads, with --verify, the file the client
+  ${peer} on the next host wrote, and every byte read is checked against its writer;
+  then one block of one file is changed through another host's mount between the write
+  phase and the read-back: exit 4, and the note names the file, the offset, the writer
+  and the reader with their hosts;
 - timed: the built-in workload runs across the hosts, the hosts' counts add up to the
   job's, the run directory is removed through the volume.
 
 Skips (77) without glusterd, the FUSE client, root, mpirun or an MPI build."""
+import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 
 from lgtest import LOADGEN, SOURCE, check, mpi_env, write
 
@@ -127,6 +136,75 @@ run:
                       f"items over the span of the clients' rows, after the phase before")
             check("Phases between barriers" in p.stdout,
                   f"{k} hosts, {wl}: the text has the phase table")
+
+        # --- one host reads what another wrote (IOR -C), --verify ----------------------
+        xv = write(os.path.join(out, "xv.yaml"), """name: xv
+params: {pause: 0s}
+run:
+  - barrier: {phase: write, items: write}
+  - create: {path: "x.${client}", as: f, flags: [write, truncate]}
+  - write: {file: f, size: 64KiB, count: 4}
+  - fsync: f
+  - close: f
+  - barrier: pause
+  - sleep: "${pause}"
+  - barrier: {phase: read, items: read}
+  - open: {path: "x.${peer}", as: f, flags: [read]}
+  - read: {file: f, size: 64KiB, count: 4}
+  - close: f
+cleanup:
+  - unlink: {path: "x.${client}", expect: any}
+""")
+        p = mpirun(g, k, ["-q", "--verify", "-c", xv, "-D", g.mount, "--json",
+                          os.path.join(out, "xv.json"), "2"])
+        run = json.load(open(os.path.join(out, "xv.json")))["runs"][0]
+        n = 2 * k
+        check(p.returncode == 0 and run["corruptions"] == 0 and
+              run["bytes_read"] == n * 4 * 65536 and
+              run["peer_verified_bytes"] == run["bytes_read"],
+              f"{k} hosts, read back by a peer on another host: every one of the "
+              f"{n * 4 * 65536} bytes read was checked against its writer "
+              f"({p.returncode}, {run['corruptions']}, {run['peer_verified_bytes']})",
+              p.stdout + p.stderr)
+
+        # a block of client 1's file changed through host k's own mount between the write
+        # phase and the read-back: the peer that reads it reports it, naming both
+        proc = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", str(k), g.on_host, LOADGEN,
+                                 "-q", "--verify", "-c", xv, "-p", "pause=3s", "-D", g.mount,
+                                 "--json", os.path.join(out, "bad.json"), "2"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=g.env(ENV))
+        t0 = time.monotonic()
+        files = []
+        while time.monotonic() - t0 < 60 and proc.poll() is None:
+            files = [f for f in glob.glob(os.path.join(g.bricks[0], "loadgen.*", "x.*"))
+                     if os.path.getsize(f) == 4 * 65536]
+            if len(files) == n:
+                break
+            time.sleep(0.05)
+        check(len(files) == n, f"{k} hosts, planted fault: every file written ({files})")
+        time.sleep(0.3)  # the write phase's last fsync and close
+        rundir = os.path.basename(os.path.dirname(files[0]))
+        victim = os.path.join(g.mount, rundir, "x.1")
+        # 'Z's, not zeros: --verify takes an all-zero block for one never written (a hole)
+        q = on_host(g, k, ["sh", "-c", "head -c 512 /dev/zero | tr '\\0' Z | dd of=\"$1\" "
+                           "bs=512 seek=24 count=1 conv=notrunc,fsync", "sh", victim])
+        check(q.returncode == 0, f"{k} hosts, planted fault: host {k} changed one block "
+              f"of x.1 at offset 12288 through its own mount", q.stderr)
+        outp, errp = proc.communicate(timeout=120)
+        run = json.load(open(os.path.join(out, "bad.json")))["runs"][0]
+        notes = run["corruption_notes"]
+        reader = (1 - 2) % n  # the client whose peer is client 1
+        check(proc.returncode == 4 and run["corruptions"] == 1 and len(notes) == 1,
+              f"{k} hosts, planted fault: exit 4, one corrupt block "
+              f"({proc.returncode}, {run['corruptions']})", outp + errp)
+        nt = notes[0]
+        check(nt["path"].endswith("x.1") and nt["offset"] == 12288 and
+              nt["writer"]["client"] == 1 and nt["writer"]["host"] == "lg-host-1" and
+              nt["reader"]["client"] == reader and nt["reader"]["host"] == f"lg-host-{k}" and
+              nt["found_byte"] == ord("Z"),
+              f"{k} hosts, planted fault: the note names x.1, offset 12288, writer client 1 "
+              f"on lg-host-1, reader client {reader} on lg-host-{k} ({nt})")
 
         # --- timed: the built-in workload across the hosts ---------------------------
         p = mpirun(g, k, ["-t", "2", "--warmup", "0", "-D", g.mount, "--json",
