@@ -5,15 +5,29 @@
  * phase p. The master opens it once every client of every rank that still runs has
  * arrived: its rank's reduction with the others (coord.h) says so, so all ranks open
  * together. The wait is neither an op nor latency: it is in no counter; a phase's row
- * starts when its barrier opened and ends with the client's last op of it. */
+ * starts when its barrier opened and ends with the client's last op of it.
+ * The futex waits of the start and cleanup gates are here too: every wait a client
+ * makes on the master is in this file. */
 #include "client.h"
 
+#include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define STOP_CHECK_NS 10000000ull /* how often a waiting client looks for a stop */
+
+void lg_futex_wait(_Atomic int *word, int val)
+{
+	/* not FUTEX_PRIVATE: forked clients wait on the same shared page */
+	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+void lg_futex_wake_all(_Atomic int *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 void lg_futex_wait_for(_Atomic int *word, int val, uint64_t timeout_ns)
 {

@@ -11,8 +11,6 @@
 #include <unistd.h>
 #include <limits.h>
 #include <stddef.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
 
 /* Length of the directory part of path ("a/b/c" -> 3), 0 when it is the run directory. */
 static size_t dir_len(const char *path)
@@ -523,17 +521,6 @@ static bool run_pass(struct lg_client *c, enum lg_phase phase, bool timed)
 	return true;
 }
 
-void lg_futex_wait(_Atomic int *word, int val)
-{
-	/* not FUTEX_PRIVATE: forked clients wait on the same shared page */
-	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
-}
-
-void lg_futex_wake_all(_Atomic int *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
 /* Arrive at the gate's current stage `from` and wait until the master opens the next.
  * The master counts each client's arrival by its own flag: a client process that
  * arrived and then died is not counted twice (arrived, and lost). */
@@ -575,52 +562,6 @@ static void keep_setup_files(struct lg_client *c)
 		c->slots[i].kept = c->slots[i].fd >= 0;
 }
 
-/* Write each page of [p, p + n) with what it holds: a client's counters are in the run's
- * shared mapping, whose pages the kernel gives out at their first write. */
-static void touch_pages(void *p, size_t n)
-{
-	enum { PAGE = 4096 }; /* a smaller stride than the page costs nothing but writes */
-	volatile char *b = p;
-
-	for (size_t i = 0; i < n; i += PAGE)
-		b[i] = b[i];
-	if (n)
-		b[n - 1] = b[n - 1];
-}
-
-/* Fault in, before the clock starts, the pages this client's first measured ops will
- * write: its timeline windows, and for each op type of its run phase the counters and the
- * histogram buckets from 256 ns to 1 ms. A page first written in the measured phase costs
- * the op that wrote it a fault (2-4 us here, with shmem's accounting), which a recorded
- * program's short streams paid once per stream and type: a quarter of a replay of make.
- * Buckets outside the band stay untouched, so a thousand clients do not map their whole
- * histograms. */
-static void prefault_counters(struct lg_client *c)
-{
-	const struct lg_op *ops = c->wl->ops[LG_PHASE_RUN];
-	size_t lo = lg_histogram_bucket(256), hi = lg_histogram_bucket(1000 * 1000);
-	size_t band = (hi - lo + 1) * sizeof(c->stats->types[0].hist.buckets[0]);
-	unsigned char *seen = calloc(c->stats->ntypes ? c->stats->ntypes : 1, 1);
-
-	touch_pages(c->win, LG_WINDOWS * sizeof(*c->win));
-	if (!seen)
-		return; /* only slower */
-	for (size_t i = c->run_first; i < c->run_end; i++) {
-		uint16_t ty = ops[i].type;
-		struct lg_type_stats *t;
-
-		if (ty >= c->stats->ntypes || seen[ty])
-			continue;
-		seen[ty] = 1;
-		t = &c->stats->types[ty];
-		touch_pages(t, offsetof(struct lg_type_stats, hist.buckets));
-		touch_pages(&t->hist.buckets[lo], band);
-		if (c->stats->svc)
-			touch_pages(&c->stats->svc[ty].buckets[lo], band);
-	}
-	free(seen);
-}
-
 void *lg_client_main(void *arg)
 {
 	struct lg_client *c = arg;
@@ -637,7 +578,7 @@ void *lg_client_main(void *arg)
 	/* failures of the run phase before recording starts are warm-up's */
 	c->untimed = &c->stats->untimed[LG_UNTIMED_WARMUP];
 	learn_abspath(c);
-	prefault_counters(c);
+	lg_client_prefault(c);
 	gate_wait(c, 0);
 	c->now_ns = lg_now_ns(); /* a stream's first think time counts from the start */
 	lg_barrier_begin(c, 0, c->now_ns);

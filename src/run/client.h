@@ -203,7 +203,11 @@ void lg_stream_left(struct lg_client *c);
 void lg_stream_bind(struct lg_client *c, struct lg_client *lead, uint32_t s,
 		    struct lg_live *peers);
 
-/* Phases between barriers (barrier.c). */
+/* Fault in, before the clock starts, the pages of its counters that the client's first
+ * measured ops will write (client_mem.c). */
+void lg_client_prefault(struct lg_client *c);
+
+/* Phases between barriers, and the futex waits (barrier.c). */
 /* Begin phase p (0: at the start) at now: its row in the stats starts here. */
 void lg_barrier_begin(struct lg_client *c, uint32_t p, uint64_t now);
 /* Leave the current phase: its row gets what the client did in it. Again later (the
