@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "loadgen/model/workload.h"
 
@@ -450,6 +451,18 @@ struct lg_ywarg {
  * most LG_YWARG_MAX). 0, or -ENOENT for any other op. */
 int lg_ywrite_meta_args(const struct lg_workload *wl, const struct lg_op *op,
 			struct lg_ywarg *a, size_t *n);
+
+/* --- the writer's labels (yaml_write_labels.c) --- */
+
+#define LG_YW_NAMES (LG_OP_KIND_COUNT + 1) /* op names: each kind, and "create" last */
+/* s as a YAML double-quoted scalar (yaml_write.c). */
+void lg_ywrite_quoted(FILE *f, const char *s);
+/* The op's name index: its kind, or LG_OP_KIND_COUNT for an open that creates. */
+size_t lg_ywrite_name_index(const struct lg_op *op);
+/* The top-level 'labels' of wl into f: per name index, the label more than half of its
+ * steps (two at least) have, when it is not the name, also into label_of[] (LG_YW_NAMES
+ * entries, NULL for the others), so that those steps are written without it. */
+void lg_ywrite_labels(FILE *f, const struct lg_workload *wl, const char **label_of);
 
 /* Scalar n as a boolean: true, false, yes or no. 0 or -EINVAL. */
 int lg_ybool(struct lg_yctx *c, const struct lg_ynode *n, const char *what, bool *out);

@@ -30,12 +30,10 @@ struct yw {
 	char *err;                 /* message buffer */
 	size_t errlen;
 	unsigned nargs;            /* arguments written so far in the current op */
-	/* per YAML op name (its kind, or CREATE): the label its steps are written without
+	/* per YAML op name (lg_ywrite_name_index): the label its steps are written without
 	 * (the top-level 'labels'), or NULL for the name itself */
-	const char *label_of[LG_OP_KIND_COUNT + 1];
+	const char *label_of[LG_YW_NAMES];
 };
-
-#define CREATE LG_OP_KIND_COUNT /* index of "create" in yw.label_of */
 
 static int fail(struct yw *w, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -57,7 +55,7 @@ static int fail(struct yw *w, size_t i, const char *fmt, ...)
 
 /* s as a YAML double-quoted scalar. Bytes >= 0x80 pass as they are (UTF-8 text);
  * "\xHH" would mean the code point U+00HH, not the byte. */
-static void put_quoted(FILE *f, const char *s)
+void lg_ywrite_quoted(FILE *f, const char *s)
 {
 	putc('"', f);
 	for (; *s; s++) {
@@ -89,7 +87,7 @@ static void arg(struct yw *w, const char *key)
 static void arg_str(struct yw *w, const char *key, const char *s)
 {
 	arg(w, key);
-	put_quoted(w->f, s);
+	lg_ywrite_quoted(w->f, s);
 }
 
 static void arg_true(struct yw *w, const char *key)
@@ -152,64 +150,6 @@ static const char *op_name(const struct lg_op *op)
 	if (op->kind == LG_OP_OPEN && (op->flags & O_CREAT))
 		return "create";
 	return lg_op_kind_name(op->kind);
-}
-
-/* The op's index in yw.label_of. */
-static size_t name_index(const struct lg_op *op)
-{
-	return op->kind == LG_OP_OPEN && (op->flags & O_CREAT) ? CREATE : op->kind;
-}
-
-/* Call fn on each op but control ops, with its name index. */
-static void each_op(const struct lg_workload *wl, void (*fn)(size_t k, uint16_t type,
-							    unsigned *votes, uint16_t *pick),
-		    unsigned *votes, uint16_t *pick)
-{
-	for (int p = 0; p < LG_PHASE_COUNT; p++)
-		for (size_t i = 0; i < wl->nops[p]; i++)
-			if (wl->ops[p][i].kind < LG_OP_LOOP && wl->ops[p][i].type < wl->ntypes)
-				fn(name_index(&wl->ops[p][i]), wl->ops[p][i].type, votes, pick);
-}
-
-/* A majority vote per name (Boyer-Moore: one candidate, no table of counts). */
-static void vote(size_t k, uint16_t type, unsigned *votes, uint16_t *pick)
-{
-	if (!votes[k])
-		pick[k] = type;
-	votes[k] = pick[k] == type ? votes[k] + 1 : votes[k] - 1;
-}
-
-/* Count the candidate's ops (votes[k]) and all ops (votes[CREATE + 1 + k]). */
-static void count(size_t k, uint16_t type, unsigned *votes, uint16_t *pick)
-{
-	votes[k] += pick[k] == type;
-	votes[CREATE + 1 + k]++;
-}
-
-/* The label that more than half of the steps of an op name have (two at least), when it
- * is not the name: into w->label_of and the top-level 'labels', so that those steps are
- * written without it. */
-static void emit_labels(struct yw *w)
-{
-	unsigned votes[2 * (CREATE + 1)] = { 0 };
-	uint16_t pick[CREATE + 1] = { 0 };
-	bool any = false;
-
-	each_op(w->wl, vote, votes, pick);
-	memset(votes, 0, sizeof(votes));
-	each_op(w->wl, count, votes, pick);
-	for (size_t k = 0; k <= CREATE; k++) {
-		const char *name = k == CREATE ? "create" : lg_op_kind_name((enum lg_op_kind)k);
-		const char *label = w->wl->types ? w->wl->types[pick[k]] : NULL;
-
-		if (votes[k] < 2 || votes[k] * 2 <= votes[CREATE + 1 + k] || !strcmp(label, name))
-			continue;
-		w->label_of[k] = label;
-		fprintf(w->f, "%s  %s: ", any ? "" : "labels:\n", name);
-		put_quoted(w->f, label);
-		putc('\n', w->f);
-		any = true;
-	}
 }
 
 static int open_args(struct yw *w, size_t i, const struct lg_op *op)
@@ -467,7 +407,7 @@ static int emit_op(struct yw *w, size_t i, int indent)
 		arg(w, "expect");
 		fputs(op->expect == LG_EXPECT_ANY ? "any" : lg_errno_name(op->expect), w->f);
 	}
-	if (strcmp(label, w->label_of[name_index(op)] ? w->label_of[name_index(op)] : name))
+	if (strcmp(label, w->label_of[lg_ywrite_name_index(op)] ? w->label_of[lg_ywrite_name_index(op)] : name))
 		arg_str(w, "label", label);
 	fputs(w->nargs ? "}\n" : "{}\n", w->f);
 	return rc;
@@ -536,10 +476,10 @@ static int emit_choose(struct yw *w, size_t i, size_t end, int indent)
 static void emit_barrier(struct yw *w, const struct lg_barrier_phase *ph, int indent)
 {
 	fprintf(w->f, "%*s- barrier: {phase: ", indent, "");
-	put_quoted(w->f, ph->name);
+	lg_ywrite_quoted(w->f, ph->name);
 	if (ph->items != LG_ITEMS_ALL) {
 		fputs(", items: ", w->f);
-		put_quoted(w->f, w->wl->types[ph->items]);
+		lg_ywrite_quoted(w->f, w->wl->types[ph->items]);
 	}
 	fputs("}\n", w->f);
 }
@@ -570,7 +510,7 @@ static int emit_range(struct yw *w, size_t from, size_t to, int indent)
 			break;
 		case LG_OP_AFTER:
 			fprintf(w->f, "%*s- after: {stream: ", indent, "");
-			put_quoted(w->f, w->wl->streams[op->slot].name);
+			lg_ywrite_quoted(w->f, w->wl->streams[op->slot].name);
 			if (op->count == LG_AFTER_END)
 				fputs(", calls: end}\n", w->f);
 			else
@@ -599,9 +539,9 @@ static void emit_recorded(FILE *f, const struct lg_workload *wl)
 {
 	for (size_t i = 0; i < wl->nrecorded; i++) {
 		fputs(i ? "  " : "recorded:\n  ", f);
-		put_quoted(f, wl->recorded[i].name);
+		lg_ywrite_quoted(f, wl->recorded[i].name);
 		fputs(": ", f);
-		put_quoted(f, wl->recorded[i].value);
+		lg_ywrite_quoted(f, wl->recorded[i].value);
 		putc('\n', f);
 	}
 }
@@ -618,7 +558,7 @@ static int emit_streams(struct yw *w)
 	w->phase = "streams";
 	for (size_t s = 0; !rc && s < wl->nstreams; s++) {
 		fputs("  - name: ", w->f);
-		put_quoted(w->f, wl->streams[s].name);
+		lg_ywrite_quoted(w->f, wl->streams[s].name);
 		fputs("\n    steps:\n", w->f);
 		rc = emit_range(w, wl->streams[s].first, wl->streams[s].first + wl->streams[s].nops,
 				6);
@@ -646,9 +586,9 @@ int lg_yaml_write(FILE *f, const struct lg_workload *wl, char *err, size_t errle
 	if (wl->nparams)
 		putc('\n', f);
 	fputs("name: ", f);
-	put_quoted(f, wl->name ? wl->name : "workload");
+	lg_ywrite_quoted(f, wl->name ? wl->name : "workload");
 	putc('\n', f);
-	emit_labels(&w);
+	lg_ywrite_labels(f, wl, w.label_of);
 	if (wl->peer_shift)
 		fprintf(f, "peer_shift: %" PRIu32 "\n", wl->peer_shift);
 	emit_recorded(f, wl);
