@@ -7,7 +7,8 @@
 - one host: a client process held 2 s (SIGSTOP) before a barrier holds the others at it,
   across the master's interval;
 - two MPI ranks: a rank held 2 s (SIGSTOP) before a barrier holds every client of the
-  other rank at it (the phase after it begins for all once the held rank arrives); a
+  other rank at it, and so does one client process of a rank (--processes) for every
+  other client of both ranks (the phase after it begins for all once the held rank arrives); a
   rank killed (SIGKILL) while the other waits at a barrier does not hang the job; a rank
   interrupted (SIGINT) while the other rank is held ends the run for both, with the
   result written (status interrupted, exit 130).
@@ -107,37 +108,43 @@ if not MPIRUN or "(MPI)" not in version:
     raise SystemExit(0)
 
 
-def rank_pid(r):
+def rank_pids():
+    """The loadgen ranks' pids by rank, in one look through /proc."""
+    found = {}
     for p in glob.glob("/proc/[0-9]*"):
         try:
-            env = open(p + "/environ", "rb").read().split(b"\0")
             comm = open(p + "/comm").read().strip()
+            env = open(p + "/environ", "rb").read().split(b"\0") if comm == "loadgen" else []
         except OSError:
             continue
-        if comm == "loadgen" and b"OMPI_COMM_WORLD_RANK=%d" % r in env:
-            return int(p[6:])
-    return None
+        for e in env:
+            if e.startswith(b"OMPI_COMM_WORLD_RANK="):
+                found[int(e.split(b"=")[1])] = int(p[6:])
+    return found
 
 
-def start(tag):
+def start(tag, extra=()):
     """2 ranks x 2 clients of hold.yaml; returns once every client has begun."""
     top = os.path.join(d, tag)
     os.mkdir(top)
     jp = os.path.join(d, tag + ".json")
     p = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", "2", LOADGEN, "-q", "-c", HOLD,
-                          "-D", top, "--json", jp, "2"], env=mpi_env(),
+                          "-D", top, "--json", jp, *extra, "2"], env=mpi_env(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t0 = time.monotonic()
-    while len(glob.glob(os.path.join(top, "*", "started*"))) < 4:
+    ranks = {}
+    while len(ranks) < 2 or len(glob.glob(os.path.join(top, "*", "started*"))) < 4:
         if p.poll() is not None or time.monotonic() - t0 > 60:
             check(False, f"{tag}: the clients began", p.communicate()[1])
+        if len(ranks) < 2:  # before the clients begin: then no time is lost looking
+            ranks = rank_pids()
         time.sleep(0.01)
-    return p, jp, top
+    return p, jp, top, ranks
 
 
 # A rank held 2 s: the other rank's clients wait at the barrier for it.
-p, jp, top = start("held")
-r1 = rank_pid(1)
+p, jp, top, ranks = start("held")
+r1 = ranks[1]
 os.kill(r1, signal.SIGSTOP)
 time.sleep(2)
 os.kill(r1, signal.SIGCONT)
@@ -149,15 +156,36 @@ first = {c: rows[c][0]["end_s"] for c in rows}
 after = [rows[c][1]["start_s"] for c in rows]
 check(max(first[0], first[1]) < 1.5 and min(first[2], first[3]) > 1.8,
       f"held: rank 0's clients ended their first phase at ~1 s, the held rank's at "
-      f"~2 s ({first})")
+      f"~2 s or later ({first})")
 check(min(after) >= max(first.values()) and max(after) - min(after) < 0.5,
       f"held: every client of both ranks began 'after' once the held rank arrived, "
       f"together ({after})")
 check(os.listdir(top) == [], "held: the run directory removed")
 
+# One client process of rank 1 held 2 s: every other client, of both ranks, waits for it.
+p, jp, top, ranks = start("held client", ["--processes"])
+kids = subprocess.run(["pgrep", "-P", str(ranks[1])], capture_output=True,
+                      text=True).stdout.split()
+check(len(kids) == 2, f"held client: rank 1 runs 2 client processes ({kids})")
+os.kill(int(kids[0]), signal.SIGSTOP)
+time.sleep(2)
+os.kill(int(kids[0]), signal.SIGCONT)
+out, err = p.communicate(timeout=120)
+check(p.returncode == 0, f"held client: exit 0 ({p.returncode})", err)
+doc = json.load(open(jp))["runs"][0]
+rows = {c["id"]: c["barrier_phases"] for c in doc["clients"]}
+ends = sorted((rows[c][0]["end_s"], c) for c in rows)
+after = [rows[c][1]["start_s"] for c in rows]
+check(ends[2][0] < 1.5 and ends[3][0] > 1.8 and ends[3][1] in (2, 3),
+      f"held client: three clients ended their first phase at ~1 s, the held one of "
+      f"rank 1 at ~2 s ({ends})")
+check(min(after) >= ends[3][0],
+      f"held client: the other client of its rank and both of rank 0 began 'after' only "
+      f"once it arrived ({after})")
+
 # A rank killed while the other waits at the barrier: the job ends, it does not hang.
-p, jp, top = start("killed")
-r1 = rank_pid(1)
+p, jp, top, ranks = start("killed")
+r1 = ranks[1]
 os.kill(r1, signal.SIGSTOP)  # held, so that rank 0's clients wait at the barrier
 time.sleep(1.3)  # from 1 s on
 os.kill(r1, signal.SIGKILL)
@@ -171,8 +199,8 @@ check(p.returncode != 0, f"killed: the job ended, in {time.monotonic() - t0:.1f}
       f"failing ({p.returncode})")
 
 # A rank interrupted while the other is held: both stop, the result is written.
-p, jp, top = start("interrupted")
-r0, r1 = rank_pid(0), rank_pid(1)
+p, jp, top, ranks = start("interrupted")
+r0, r1 = ranks[0], ranks[1]
 os.kill(r0, signal.SIGSTOP)
 time.sleep(1.3)  # rank 1's clients wait at the barrier for rank 0's
 os.kill(r1, signal.SIGINT)
