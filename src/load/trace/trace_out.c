@@ -407,11 +407,12 @@ static uint64_t gap_at(const char *m, uint64_t *n)
 
 /* The gap at m less the tracer's cost of its N gaps, which may come out below zero (the
  * cost is an average). */
-static int64_t excess(const struct tr_ctx *c, const char *m)
+static double excess(const struct tr_ctx *c, const char *m)
 {
 	uint64_t n, gap = gap_at(m, &n);
 
-	return (int64_t)gap - (int64_t)(n * c->gap_ns);
+	/* in double: a hostile trace's times may be anywhere in 64 bits */
+	return (double)gap - (double)n * (double)c->gap_ns;
 }
 
 /* The stream's think time in all, and the sum of its gaps' excesses above zero. The
@@ -424,15 +425,15 @@ static int64_t excess(const struct tr_ctx *c, const char *m)
 static void think_budget(const struct tr_ctx *c, const struct tr_stream *s, double *scale)
 {
 	const char *p = s->steps.p, *e = p + s->steps.len;
-	int64_t total = 0, pos = 0;
+	double total = 0, pos = 0;
 
 	for (; p && (p = memchr(p, '\x03', (size_t)(e - p))); p++) {
-		int64_t v = excess(c, p);
+		double v = excess(c, p);
 
 		total += v;
 		pos += v > 0 ? v : 0;
 	}
-	*scale = total > 0 && pos > 0 ? (double)total / (double)pos : 0;
+	*scale = total > 0 && pos > 0 ? total / pos : 0;
 	/* Nothing left above the tracer's cost (tar: 0.5 us of its own per call under 160 us
 	 * of strace's): the trace cannot say where the program's time between calls goes.
 	 * When untraced runs measured how much there is, each gap gets the same share
@@ -443,19 +444,20 @@ static void think_budget(const struct tr_ctx *c, const struct tr_stream *s, doub
 
 static void think(const struct tr_ctx *c, FILE *f, const char *m, double scale)
 {
-	int64_t v = excess(c, m);
+	double v = excess(c, m), t;
 	uint64_t ns;
 
 	if (scale < 0) { /* the even share: think_budget */
 		(void)gap_at(m, &ns);
-		v = (int64_t)ns * UNIFORM_THINK_NS;
+		v = (double)ns * UNIFORM_THINK_NS;
 		scale = 1;
 	}
 	if (v <= 0 || scale <= 0)
 		return;
 	if (c->o->untraced_runs)
 		scale *= c->o->think_scale;
-	ns = (uint64_t)((double)v * scale);
+	t = v * scale;
+	ns = t < 0x1p63 ? (uint64_t)t : UINT64_C(1) << 63; /* a conversion past 2^64 is UB */
 	if (!ns)
 		return;
 	if (ns % 1000)
