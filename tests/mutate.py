@@ -479,7 +479,7 @@ MUTANTS = [
     ("trace-left-out-time-is-think", "src/load/trace/trace_out.c",
      "\t\tgap = gap > t->skipped_ns ? gap - t->skipped_ns : 0;", "", "unit_trace"),
     ("trace-think-floored-per-gap", "src/load/trace/trace_out.c",
-     "\t*scale = total > 0 && pos > 0 ? (double)total / (double)pos : 0;",
+     "\t*scale = total > 0 && pos > 0 ? total / pos : 0;",
      "\t*scale = pos > 0 ? 1 : 0;", "unit_trace"),
     ("trace-call-type-dropped", "src/load/trace/trace_calls.c",
      "\treturn fstep(c, t, k, \"close\", s);", "\treturn 0;",
