@@ -488,6 +488,17 @@ MUTANTS = [
     ("doc-anchor-left-behind", "docs/results.md",
      "([Data verification](running.md#data-verification) says",
      "([Data verification](#data-verification) says", "integration_test_links"),
+    # --- issue 28: barriers and one host reading what another wrote ---
+    ("barrier-opens-when-any-waits", "src/run/engine_watch.c",
+     "\tif (!t->sum[LG_TICK_AT_BARRIER] || t->max[LG_TICK_NOT_AT_BARRIER])",
+     "\tif (!t->sum[LG_TICK_AT_BARRIER])", "integration_test_barrier"),
+    ("bphase-span-from-ends", "src/counters/bphases.c",
+     "\t\t\tlo = b->start_ns < lo ? b->start_ns : lo;",
+     "\t\t\tlo = b->end_ns < lo ? b->end_ns : lo;", "integration_test_barrier"),
+    ("peer-read-checked-as-reader", "src/run/ops.c",
+     "lg_verify_check(c->buf, (size_t)n, *off, vs->writer, &r);",
+     "lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);",
+     "unit_verify|integration_test_peer_verify"),
 ]
 
 
