@@ -182,6 +182,34 @@ static int skew_ms(const struct rank_msg *msg, const int64_t *off, unsigned n, d
 	return 0;
 }
 
+/* t moved by d ns, not below 0. */
+static uint64_t shifted(uint64_t t, int64_t d)
+{
+	return d < 0 && (uint64_t)-d > t ? 0 : t + (uint64_t)d;
+}
+
+/* Rank 0: the clients' phases between barriers on one time base. A rank's rows count
+ * from its own measured start, and the ranks started together only to within the start
+ * skew: rank r's rows are moved by how much later than rank 0 it started (its wall
+ * clock corrected by its offset), so that a phase's span across hosts and the order of
+ * its clients' starts and ends are not off by the skew. Clients are in rank order. */
+static void align_bphases(struct lg_run *run, const struct rank_msg *msg, const int64_t *off,
+			  unsigned n)
+{
+	unsigned per = n ? run->nclients / n : 0;
+
+	for (unsigned i = 0; per && i < run->nclients; i++) {
+		unsigned r = i / per < n ? i / per : n - 1;
+		int64_t d = (int64_t)(msg[r].start_realtime_ns - msg[0].start_realtime_ns) - off[r];
+		struct lg_client_stats *cs = run->clients[i];
+
+		for (uint32_t p = 0; cs && p < cs->nbphases; p++) {
+			cs->bphase[p].start_ns = shifted(cs->bphase[p].start_ns, d);
+			cs->bphase[p].end_ns = shifted(cs->bphase[p].end_ns, d);
+		}
+	}
+}
+
 static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 {
 	struct rank_msg me = { .start_realtime_ns = c->start_realtime_ns, .shared = c->shared };
@@ -212,6 +240,8 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	if (!rc && m) {
 		rc = build_hosts(m, msg, env);
 		rc = rc ? rc : skew_ms(msg, mp->off, c->size, &m->start_skew_ms);
+		if (!rc)
+			align_bphases(run, msg, mp->off, c->size);
 		m->clock_error_ms = (double)mp->clock_err_ns / 1e6;
 		m->per_rank = c->size ? run->nclients / c->size : 0;
 	}
