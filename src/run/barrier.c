@@ -18,10 +18,16 @@
 
 #define STOP_CHECK_NS 10000000ull /* how often a waiting client looks for a stop */
 
-void lg_futex_wait(_Atomic int *word, int val)
+/* Wait while *word == val, at most ts (NULL: no limit). */
+static void futex_wait(_Atomic int *word, int val, const struct timespec *ts)
 {
 	/* not FUTEX_PRIVATE: forked clients wait on the same shared page */
-	syscall(SYS_futex, word, FUTEX_WAIT, val, NULL, NULL, 0);
+	syscall(SYS_futex, word, FUTEX_WAIT, val, ts, NULL, 0);
+}
+
+void lg_futex_wait(_Atomic int *word, int val)
+{
+	futex_wait(word, val, NULL);
 }
 
 void lg_futex_wake_all(_Atomic int *word)
@@ -31,11 +37,19 @@ void lg_futex_wake_all(_Atomic int *word)
 
 void lg_futex_wait_for(_Atomic int *word, int val, uint64_t timeout_ns)
 {
-	struct timespec ts = { (time_t)(timeout_ns / LG_NS_PER_SEC),
-			       (long)(timeout_ns % LG_NS_PER_SEC) };
+	struct timespec ts = lg_ns_timespec(timeout_ns);
 
-	/* not FUTEX_PRIVATE: forked clients wait on the same shared page */
-	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
+	futex_wait(word, val, &ts);
+}
+
+bool lg_client_stopping(const struct lg_client *c)
+{
+	int phase = atomic_load_explicit(&c->sh->phase, memory_order_relaxed);
+
+	return phase == LG_CLOCK_STOP || atomic_load_explicit(&c->sh->abort,
+							      memory_order_relaxed) ||
+	       (phase == LG_CLOCK_EXECUTE &&
+		lg_now_ns() >= atomic_load_explicit(&c->sh->deadline, memory_order_relaxed));
 }
 
 void lg_barrier_arrived(struct lg_shared *sh)
@@ -82,13 +96,6 @@ void lg_barrier_end(struct lg_client *c)
 								 : row->start_ns;
 }
 
-/* Whether the master said stop, or a client aborted the run. */
-static bool stopping(const struct lg_shared *sh)
-{
-	return atomic_load_explicit(&sh->phase, memory_order_relaxed) == LG_CLOCK_STOP ||
-	       atomic_load_explicit(&sh->abort, memory_order_relaxed);
-}
-
 bool lg_barrier_wait(struct lg_client *c, const struct lg_op *op)
 {
 	struct lg_shared *sh = c->sh;
@@ -98,7 +105,7 @@ bool lg_barrier_wait(struct lg_client *c, const struct lg_op *op)
 	atomic_store_explicit(&c->live->barrier, p, memory_order_release);
 	lg_barrier_arrived(sh);
 	while ((open = atomic_load_explicit(&sh->barrier_open, memory_order_acquire)) < p) {
-		if (stopping(sh))
+		if (lg_client_stopping(c))
 			return false;
 		lg_futex_wait_for(&sh->barrier_open, open, STOP_CHECK_NS);
 	}

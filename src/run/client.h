@@ -216,6 +216,9 @@ void lg_barrier_end(struct lg_client *c);
 /* LG_OP_BARRIER: end the phase, say so, and wait until the master opens the barrier.
  * Returns false when the client must stop instead (a stop or an abort). */
 bool lg_barrier_wait(struct lg_client *c, const struct lg_op *op);
+/* Whether a waiting client must stop rather than wait any longer: the master said
+ * stop, a client aborted, or the measured phase's deadline passed. */
+bool lg_client_stopping(const struct lg_client *c);
 /* Wait while *word == val, at most timeout_ns (a futex shared between processes). */
 void lg_futex_wait_for(_Atomic int *word, int val, uint64_t timeout_ns);
 /* A client arrived at a barrier or left the run phase: wake the master. */

@@ -16,35 +16,14 @@
 #include "client.h"
 
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define SPIN_NS (200 * 1000)           /* think: the last stretch is spun, not slept */
 #define WAIT_SLICE_NS (10 * 1000 * 1000) /* after: longest sleep between stop checks */
 #define SPIN_TRIES 256                 /* after: polls before sleeping */
-
-/* Whether the client must stop rather than wait any longer. */
-static bool stopping(const struct lg_client *c)
-{
-	int phase = atomic_load_explicit(&c->sh->phase, memory_order_relaxed);
-
-	return phase == LG_CLOCK_STOP || atomic_load_explicit(&c->sh->abort,
-							      memory_order_relaxed) ||
-	       (phase == LG_CLOCK_EXECUTE &&
-		lg_now_ns() >= atomic_load_explicit(&c->sh->deadline, memory_order_relaxed));
-}
-
-static void futex_wait_for(_Atomic int *word, int val, uint64_t ns)
-{
-	struct timespec ts = lg_ns_timespec(ns);
-
-	/* not FUTEX_PRIVATE: the counters are in the run's shared mapping */
-	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
-}
 
 /* Wait until stream op->slot of this client has completed op->count calls. */
 static bool after(struct lg_client *c, const struct lg_op *op)
@@ -59,7 +38,7 @@ static bool after(struct lg_client *c, const struct lg_op *op)
 			sched_yield();
 			continue;
 		}
-		if (stopping(c))
+		if (lg_client_stopping(c))
 			return false;
 		int cur = atomic_load(&t->wait_need);
 
@@ -68,7 +47,7 @@ static bool after(struct lg_client *c, const struct lg_op *op)
 			;
 		if (atomic_load(&t->calls) == got) /* the need set above, then this load:
 						      the publisher's pair in reverse */
-			futex_wait_for(&t->calls, got, WAIT_SLICE_NS);
+			lg_futex_wait_for(&t->calls, got, WAIT_SLICE_NS);
 	}
 	/* a stream's first call follows the call that started it in the trace (the
 	 * clone, say): its first think time counts from here, not from the start */
@@ -88,7 +67,7 @@ static bool think(struct lg_client *c, const struct lg_op *op)
 	t = c->now_ns + (uint64_t)((double)op->size * scale);
 	now = lg_now_ns();
 	if (t > now + SPIN_NS && !lg_client_sleep_until(c, t - SPIN_NS))
-		return !stopping(c);
+		return !lg_client_stopping(c);
 	while (lg_now_ns() < t)
 		;
 	return true;
@@ -108,7 +87,7 @@ static void publish(struct lg_client *c, int calls)
 
 	/* every sleeper wakes: those whose count is not reached yet set their need again */
 	if (need != 0 && calls >= need && atomic_exchange(&me->wait_need, 0) != 0)
-		syscall(SYS_futex, &me->calls, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+		lg_futex_wake_all(&me->calls);
 }
 
 void lg_stream_called(struct lg_client *c)

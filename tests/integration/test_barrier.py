@@ -108,13 +108,15 @@ if not MPIRUN or "(MPI)" not in version:
     raise SystemExit(0)
 
 
-def rank_pids():
-    """The loadgen ranks' pids by rank, in one look through /proc."""
+def rank_pids(top):
+    """The pids by rank of the loadgen ranks of the job on directory top (not another
+    test's MPI job running meanwhile), in one look through /proc."""
     found = {}
     for p in glob.glob("/proc/[0-9]*"):
         try:
-            comm = open(p + "/comm").read().strip()
-            env = open(p + "/environ", "rb").read().split(b"\0") if comm == "loadgen" else []
+            ours = (open(p + "/comm").read().strip() == "loadgen" and
+                    top.encode() in open(p + "/cmdline", "rb").read().split(b"\0"))
+            env = open(p + "/environ", "rb").read().split(b"\0") if ours else []
         except OSError:
             continue
         for e in env:
@@ -137,7 +139,7 @@ def start(tag, extra=()):
         if p.poll() is not None or time.monotonic() - t0 > 60:
             check(False, f"{tag}: the clients began", p.communicate()[1])
         if len(ranks) < 2:  # before the clients begin: then no time is lost looking
-            ranks = rank_pids()
+            ranks = rank_pids(top)
         time.sleep(0.01)
     return p, jp, top, ranks
 
