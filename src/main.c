@@ -36,7 +36,7 @@ enum {
 	OPT_WARMUP = 256, OPT_RUN_ONCE, OPT_SEED, OPT_JSON, OPT_KEEP, OPT_ABORT,
 	OPT_PROCESSES, OPT_DIRECT, OPT_END_SYNC, OPT_DROP_CACHES, OPT_REPEAT, OPT_INTERVAL,
 	OPT_STALL, OPT_VERIFY, OPT_RATE_OPS, OPT_HTML, OPT_RESOLVE, OPT_MONITOR, OPT_LOG, OPT_MPI,
-	OPT_NO_SPACE_CHECK, OPT_REPLAY_TIMING
+	OPT_NO_SPACE_CHECK, OPT_REPLAY_TIMING, OPT_PER_CLIENT
 };
 
 static const struct option long_options[] = {
@@ -46,6 +46,7 @@ static const struct option long_options[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "run-once", no_argument, NULL, OPT_RUN_ONCE },
 	{ "replay-timing", required_argument, NULL, OPT_REPLAY_TIMING },
+	{ "per-client", required_argument, NULL, OPT_PER_CLIENT },
 	{ "param", required_argument, NULL, 'p' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, OPT_JSON },
@@ -159,6 +160,10 @@ static void usage(FILE *f)
 		"      --mpi              one run across MPI ranks even when no launcher is\n"
 		"                         detected (mpirun and srun are detected); NCLIENTS\n"
 		"                         is per rank (docs/many-hosts.md)\n"
+		"      --per-client WHICH which clients a run on several hosts lists: auto\n"
+		"                         (each without histograms up to 4096 clients, else\n"
+		"                         per-host rows and distributions), all (each with its\n"
+		"                         histograms), rows, summary\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n\n"
 		"Exit status: 0 ok, 1 ops failed, 2 usage or workload error, 4 data corruption\n"
@@ -269,6 +274,20 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 			return bad_seconds("--warmup", arg, "seconds >= 0" UPTO);
 		break;
 	case OPT_RUN_ONCE: cfg->run_once = true; break;
+	case OPT_PER_CLIENT: {
+		static const char *const names[] = { [LG_PER_CLIENT_AUTO] = "auto",
+			[LG_PER_CLIENT_ALL] = "all", [LG_PER_CLIENT_ROWS] = "rows",
+			[LG_PER_CLIENT_SUMMARY] = "summary" };
+		size_t k = 0;
+
+		while (k < sizeof(names) / sizeof(*names) && strcmp(arg, names[k]))
+			k++;
+		if (k == sizeof(names) / sizeof(*names))
+			return bad_usage("invalid --per-client '%s': expected auto, all, rows or "
+					 "summary", arg);
+		cfg->per_client = (enum lg_per_client)k;
+		break;
+	}
 	case OPT_REPLAY_TIMING:
 		if (parse_replay_timing(arg, &cfg->think_scale))
 			return bad_usage("invalid --replay-timing '%s': expected afap, original "

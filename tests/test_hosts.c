@@ -77,10 +77,10 @@ static void test_sums(void **state)
 	assert_true(s[1].mbps == 70000 / 2.0 / 1e6);
 	assert_true(s[0].ops_s == 15.0);
 	/* merged buckets: host b's ops took 3 and 4 us, 30 and 40 of them */
-	assert_int_equal(s[1].hist.count, 70);
-	assert_int_equal(s[1].hist.min_ns, 3000);
-	assert_int_equal(s[1].hist.max_ns, 4000);
-	assert_true(lg_histogram_percentile(&s[1].hist, 99) >= 3960);
+	assert_int_equal(s[1].lat.ops, 70);
+	assert_int_equal(s[1].lat.min_ns, 3000);
+	assert_int_equal(s[1].lat.max_ns, 4000);
+	assert_true(s[1].lat.p99_ns >= 3960);
 	assert_true(s[0].first_done_s == 0 && s[0].last_done_s == 1);
 	assert_true(s[1].first_done_s == 2 && s[1].last_done_s == 3);
 	free(s);

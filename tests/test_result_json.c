@@ -59,6 +59,7 @@ static void fill_run(struct lg_run *run, bool svc)
 	memset(run, 0, sizeof(*run));
 	run->duration_s = 2.0;
 	run->nclients = 2;
+	run->client_histograms = true; /* --per-client all: rows with their histograms */
 	run->ntypes = 3;
 	run->type_names = names;
 	run->clients = calloc(2, sizeof(*run->clients));
@@ -281,6 +282,8 @@ static void check_run(json_t *r)
 	assert_int_equal(geti(json_object_get(json_array_get(cl, 1), "latency_ns"), "min"),
 			 500000);
 	assert_int_equal(json_array_size(json_object_get(json_array_get(cl, 0), "histogram")), 2);
+	assert_int_equal(geti(json_object_get(json_object_get(json_array_get(cl, 1), "types"),
+					      "WriteX"), "bytes_written"), 1000000);
 	tl = json_object_get(r, "timeline");
 	assert_int_equal(json_array_size(tl), 2);
 	assert_near(getr(json_array_get(tl, 1), "t_s"), 2.0);

@@ -12,6 +12,8 @@
  * barrier, so there is nothing before it to show. */
 static bool first_empty(const struct lg_run *run)
 {
+	if (run->agg)
+		return !(run->agg->nbphases && run->agg->bphase[0].ops) && run->nbphases > 1;
 	for (unsigned c = 0; c < run->nclients; c++)
 		if (run->clients[c] && run->clients[c]->nbphases && run->clients[c]->bphase[0].ops)
 			return false;
@@ -22,15 +24,16 @@ size_t lg_run_bphases(const struct lg_run *run, struct lg_bphase_sum *out)
 {
 	size_t n = 0;
 
-	if (!run->nbphases || !run->clients)
+	if (!run->nbphases || (!run->clients && !run->agg))
 		return 0;
 	for (size_t p = first_empty(run) ? 1 : 0; p < run->nbphases; p++) {
 		struct lg_bphase_sum *s = &out[n++];
 		uint64_t lo = UINT64_MAX, hi = 0;
 
 		*s = (struct lg_bphase_sum){ .name = run->bphases[p].name };
-		for (unsigned c = 0; c < run->nclients; c++) {
-			const struct lg_client_stats *cs = run->clients[c];
+		/* the clients' rows, or the block the ranks reduced them into */
+		for (unsigned c = 0; c < (run->agg ? 1 : run->nclients); c++) {
+			const struct lg_client_stats *cs = run->agg ? run->agg : run->clients[c];
 			const struct lg_bphase_stats *b;
 
 			if (!cs || p >= cs->nbphases)
@@ -39,7 +42,7 @@ size_t lg_run_bphases(const struct lg_run *run, struct lg_bphase_sum *out)
 			s->items += b->items;
 			s->ops += b->ops;
 			s->bytes += b->bytes;
-			s->clients++;
+			s->clients += run->agg ? b->clients : 1;
 			lo = b->start_ns < lo ? b->start_ns : lo;
 			hi = b->end_ns > hi ? b->end_ns : hi;
 		}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "loadgen/counters/client_dist.h"
 #include "loadgen/counters/ranks.h"
 
 size_t lg_client_stats_size(size_t ntypes, bool svc)
@@ -142,6 +143,23 @@ void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_sta
 		dst->not_open = src->not_open;
 	if (src->done_s > dst->done_s)
 		dst->done_s = src->done_s;
+	/* a phase of many clients: from the first start to the last end, their counts
+	 * added (what lg_run_bphases makes of the clients' rows) */
+	for (uint32_t p = 0; p < src->nbphases && p < LG_BARRIER_PHASES_MAX; p++) {
+		struct lg_bphase_stats *d = &dst->bphase[p];
+		const struct lg_bphase_stats *b = &src->bphase[p];
+
+		if (p >= dst->nbphases || b->start_ns < d->start_ns)
+			d->start_ns = b->start_ns;
+		if (p >= dst->nbphases || b->end_ns > d->end_ns)
+			d->end_ns = b->end_ns;
+		d->ops += b->ops;
+		d->items += b->items;
+		d->bytes += b->bytes;
+		d->clients += b->clients;
+	}
+	if (src->nbphases > dst->nbphases)
+		dst->nbphases = src->nbphases;
 	for (size_t p = 0; p < LG_UNTIMED_COUNT; p++) {
 		struct lg_untimed_stats *d = &dst->untimed[p];
 		const struct lg_untimed_stats *u = &src->untimed[p];
@@ -158,6 +176,43 @@ void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_sta
 			d->first_short = u->first_short;
 		d->short_writes += u->short_writes;
 	}
+}
+
+void lg_client_stats_finish(struct lg_client_stats *cs)
+{
+	cs->slowest.client = cs->id;
+	for (uint32_t p = 0; p < cs->nbphases && p < LG_BARRIER_PHASES_MAX; p++)
+		cs->bphase[p].clients = 1;
+	lg_client_row_fill(cs);
+}
+
+void lg_client_row_fill(struct lg_client_stats *cs)
+{
+	struct lg_client_row *r = &cs->row;
+	struct lg_histogram *h;
+
+	if (!cs->ntypes)
+		return; /* received as a row: it is all there is */
+	h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack of a client thread */
+	memset(r, 0, sizeof(*r));
+	if (!h)
+		return;
+	lg_client_stats_sum(cs, h, &r->ops, &r->bytes);
+	for (size_t i = 0; i < cs->ntypes; i++) {
+		r->errors += cs->types[i].errors;
+		for (unsigned k = 0; k < LG_SKIP_REASONS; k++)
+			r->skipped += cs->types[i].skipped[k];
+	}
+	r->min_ns = lg_histogram_percentile(h, 0);
+	r->p50_ns = lg_histogram_percentile(h, 50);
+	r->p90_ns = lg_histogram_percentile(h, 90);
+	r->p99_ns = lg_histogram_percentile(h, 99);
+	r->p999_ns = lg_histogram_percentile(h, 99.9);
+	r->p9999_ns = lg_histogram_percentile(h, 99.99);
+	r->max_ns = lg_histogram_percentile(h, 100);
+	r->mean_ns = lg_histogram_mean(h);
+	r->set = 1;
+	free(h);
 }
 
 /* Add a client's failures outside the measured phase, and --verify's bytes. */
@@ -215,8 +270,10 @@ int lg_run_merge(struct lg_run *run)
 	}
 	for (size_t i = 0; i < run->ntypes; i++)
 		lg_histogram_init(&totals[i].hist);
-	for (unsigned c = 0; c < run->nclients; c++) {
-		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+	/* the clients, or the block the ranks reduced them into (run->agg) */
+	for (unsigned c = 0; c < (run->agg ? 1 : run->nclients); c++) {
+		const struct lg_client_stats *cs = run->agg ? run->agg
+					     : run->clients ? run->clients[c] : NULL;
 		size_t n;
 
 		if (!cs)
@@ -229,6 +286,9 @@ int lg_run_merge(struct lg_run *run)
 	run->totals = totals;
 	free(run->svc_totals);
 	run->svc_totals = merge_svc(run, &rc);
+	for (unsigned c = 0; run->clients && c < run->nclients; c++)
+		if (run->clients[c] && run->clients[c]->ntypes)
+			lg_client_stats_finish(run->clients[c]);
 	lg_histogram_init(&run->all);
 	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
 	run->corruptions = run->verified_bytes = run->peer_verified_bytes = 0;
@@ -237,7 +297,9 @@ int lg_run_merge(struct lg_run *run)
 	memset(run->untimed_skipped, 0, sizeof(run->untimed_skipped));
 	memset(run->untimed_short, 0, sizeof(run->untimed_short));
 	run->short_writes = 0;
-	for (unsigned c = 0; c < run->nclients; c++)
+	if (run->agg)
+		merge_untimed(run, run->agg);
+	for (unsigned c = 0; !run->agg && c < run->nclients; c++)
 		if (run->clients && run->clients[c])
 			merge_untimed(run, run->clients[c]);
 	for (size_t i = 0; i < run->ntypes; i++) {
@@ -339,6 +401,10 @@ void lg_run_clear(struct lg_run *run)
 	if (run->shm)
 		munmap(run->shm, run->shm_len);
 	free(run->clients);
+	free(run->agg);
+	free(run->dist);
+	run->agg = NULL;
+	run->dist = NULL;
 	free(run->totals);
 	free(run->svc_totals);
 	free(run->timeline);
@@ -389,8 +455,9 @@ void lg_run_stalls(const struct lg_run *run, struct lg_stalls *out)
 {
 	memset(out, 0, sizeof(*out));
 	idle_stalls(run, out);
-	for (unsigned c = 0; c < run->nclients; c++) {
-		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
+	for (unsigned c = 0; c < (run->agg ? 1 : run->nclients); c++) {
+		const struct lg_client_stats *cs = run->agg ? run->agg
+					     : run->clients ? run->clients[c] : NULL;
 
 		if (!cs || !cs->slow_count)
 			continue;
@@ -399,7 +466,7 @@ void lg_run_stalls(const struct lg_run *run, struct lg_stalls *out)
 		if (cs->slowest.lat_ns > out->slowest_ns) {
 			out->slowest_ns = cs->slowest.lat_ns;
 			out->slowest_at_s = (double)(cs->slowest.end_ns - run->t0_ns) / LG_NS_PER_SEC;
-			out->slowest_client = cs->id;
+			out->slowest_client = cs->slowest.client;
 			out->slowest_type = cs->slowest.type;
 			out->slowest_line = cs->slowest.line;
 		}
@@ -419,6 +486,10 @@ int lg_run_fairness(const struct lg_run *run, struct lg_fairness *out)
 	double *v, sum = 0, sq = 0;
 	unsigned n = 0;
 
+	if (run->dist) { /* no row per client: their distribution */
+		lg_client_dist_fairness(run->dist, run->duration_s, bytes, out);
+		return 0;
+	}
 	memset(out, 0, sizeof(*out));
 	out->metric = bytes ? "throughput_mbps" : "ops_per_s";
 	v = malloc((run->nclients ? run->nclients : 1) * sizeof(*v));
@@ -426,12 +497,23 @@ int lg_run_fairness(const struct lg_run *run, struct lg_fairness *out)
 		return -ENOMEM;
 	for (unsigned c = 0; c < run->nclients; c++) {
 		const struct lg_client_stats *cs = run->clients ? run->clients[c] : NULL;
-		struct lg_histogram h;
 		uint64_t ops, b;
 
 		if (!cs)
 			continue;
-		lg_client_stats_sum(cs, &h, &ops, &b);
+		if (cs->row.set || !cs->ntypes) {
+			ops = cs->row.ops;
+			b = cs->row.bytes;
+		} else { /* a run not merged (lg_run_merge fills the rows) */
+			struct lg_histogram *h = malloc(sizeof(*h));
+
+			if (!h) {
+				free(v);
+				return -ENOMEM;
+			}
+			lg_client_stats_sum(cs, h, &ops, &b);
+			free(h);
+		}
 		v[n] = (double)(bytes ? b : ops) / (run->duration_s > 0 ? run->duration_s : 1);
 		if (bytes)
 			v[n] /= 1e6;

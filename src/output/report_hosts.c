@@ -8,48 +8,84 @@
 
 #include "loadgen/counters/ranks.h"
 
+/* The host rows the ranks reduced (m->rows). */
+static void sums_of_rows(const struct lg_multi *m, struct lg_host_sum *s)
+{
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		const struct lg_host_row *r = &m->rows[i];
+
+		s[i].clients = r->clients;
+		s[i].ops = r->row.ops;
+		s[i].bytes = r->row.bytes;
+		s[i].first_done_s = r->first_done_s;
+		s[i].last_done_s = r->last_done_s;
+		s[i].lat = r->row;
+	}
+}
+
+/* The same from the clients' stats, each client's host from its id. */
+static int sums_of_clients(const struct lg_run *run, struct lg_host_sum *s)
+{
+	const struct lg_multi *m = run->multi;
+	struct lg_client_stats *h = calloc(1, lg_client_stats_size(1, false));
+	struct lg_histogram *one = malloc(sizeof(*one));
+
+	if (!h || !one) {
+		free(h);
+		free(one);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		lg_client_stats_init(h, 0, 1, false);
+		for (unsigned c = 0; c < run->nclients; c++) {
+			const struct lg_client_stats *cs = run->clients[c];
+			unsigned r = cs ? cs->id / m->per_rank : m->nranks;
+			uint64_t ops, bytes;
+
+			if (r >= m->nranks || m->ranks[r].host_index != i)
+				continue;
+			lg_client_stats_sum(cs, one, &ops, &bytes);
+			lg_histogram_add(&h->types[0].hist, one);
+			h->types[0].count += ops;
+			h->types[0].bytes_read += bytes;
+			if (!s[i].clients || cs->done_s < s[i].first_done_s)
+				s[i].first_done_s = cs->done_s;
+			if (cs->done_s > s[i].last_done_s)
+				s[i].last_done_s = cs->done_s;
+			s[i].clients++;
+			s[i].ops += ops;
+			s[i].bytes += bytes;
+		}
+		lg_client_row_fill(h);
+		s[i].lat = h->row;
+		memset(h, 0, lg_client_stats_size(1, false));
+	}
+	free(h);
+	free(one);
+	return 0;
+}
+
 int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out)
 {
 	const struct lg_multi *m = run->multi;
 	struct lg_host_sum *s;
-	struct lg_histogram *h;
 
 	*out = NULL;
 	if (!m || !m->nhosts || !m->per_rank)
 		return -ENOENT;
 	s = calloc(m->nhosts, sizeof(*s));
-	h = malloc(sizeof(*h));
-	if (!s || !h) {
-		free(s);
-		free(h);
+	if (!s)
 		return -ENOMEM;
-	}
-	for (unsigned i = 0; i < m->nhosts; i++)
-		lg_histogram_init(&s[i].hist);
-	for (unsigned c = 0; c < run->nclients; c++) {
-		const struct lg_client_stats *cs = run->clients[c];
-		unsigned r = cs ? cs->id / m->per_rank : m->nranks;
-		struct lg_host_sum *hs;
-		uint64_t ops, bytes;
-
-		if (r >= m->nranks)
-			continue;
-		hs = &s[m->ranks[r].host_index];
-		lg_client_stats_sum(cs, h, &ops, &bytes);
-		lg_histogram_add(&hs->hist, h);
-		if (!hs->clients || cs->done_s < hs->first_done_s)
-			hs->first_done_s = cs->done_s;
-		if (cs->done_s > hs->last_done_s)
-			hs->last_done_s = cs->done_s;
-		hs->clients++;
-		hs->ops += ops;
-		hs->bytes += bytes;
+	if (m->rows) {
+		sums_of_rows(m, s);
+	} else if (sums_of_clients(run, s)) {
+		free(s);
+		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < m->nhosts; i++) {
 		s[i].mbps = run->duration_s > 0 ? (double)s[i].bytes / run->duration_s / 1e6 : 0;
 		s[i].ops_s = run->duration_s > 0 ? (double)s[i].ops / run->duration_s : 0;
 	}
-	free(h);
 	*out = s;
 	return 0;
 }
@@ -115,8 +151,7 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 	for (unsigned i = 0; i < m->nhosts; i++) {
 		fprintf(out, " %-24s %5u %7u %10.2f %10.1f %10.3f %10.3f  %-7s", m->hosts[i].name,
 			m->hosts[i].ranks, s[i].clients, s[i].mbps, s[i].ops_s,
-			(double)lg_histogram_percentile(&s[i].hist, 99) / 1e6,
-			(double)s[i].hist.max_ns / 1e6, m->hosts[i].shared ? "shared" : "own");
+			(double)s[i].lat.p99_ns / 1e6, (double)s[i].lat.max_ns / 1e6, m->hosts[i].shared ? "shared" : "own");
 		if (once)
 			fprintf(out, "  %8.3f s  %7.3f s", s[i].first_done_s, s[i].last_done_s);
 		fprintf(out, "\n");

@@ -202,32 +202,76 @@ static json_t *types_json(const struct lg_run *run)
 	return o;
 }
 
+static json_t *row_latency_json(const struct lg_client_row *r)
+{
+	return json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
+			 "min", I(r->min_ns),
+			 "mean", fin(r->mean_ns),
+			 "p50", I(r->p50_ns),
+			 "p90", I(r->p90_ns),
+			 "p99", I(r->p99_ns),
+			 "p999", I(r->p999_ns),
+			 "p9999", I(r->p9999_ns),
+			 "max", I(r->max_ns));
+}
+
+/* --per-client all: the client's overall histogram and each of its rows with theirs,
+ * so that anyone can merge the clients again and check the totals bucket by bucket. */
+static int client_histograms(json_t *j, const struct lg_run *run,
+			     const struct lg_client_stats *cs)
+{
+	struct lg_histogram *h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack */
+	json_t *types = json_object();
+
+	if (!h || !types) {
+		free(h);
+		json_decref(types);
+		return -ENOMEM;
+	}
+	lg_client_stats_sum(cs, h, NULL, NULL);
+	for (size_t i = 0; i < cs->ntypes && i < run->ntypes; i++) {
+		const struct lg_type_stats *t = &cs->types[i];
+
+		if (!t->count && !t->errors)
+			continue;
+		if (put(types, type_label(run, i),
+			json_pack("{s:I, s:I, s:I, s:I, s:o}", "count", I(t->count),
+				  "errors", I(t->errors), "bytes_read", I(t->bytes_read),
+				  "bytes_written", I(t->bytes_written),
+				  "histogram", histogram_json(&t->hist)))) {
+			free(h);
+			json_decref(types);
+			return -ENOMEM;
+		}
+	}
+	if (json_object_set_new(j, "histogram", histogram_json(h)) ||
+	    json_object_set_new(j, "types", types)) {
+		free(h);
+		return -ENOMEM;
+	}
+	free(h);
+	return 0;
+}
+
 static json_t *client_json(const struct lg_run *run, const struct lg_client_stats *cs,
 			   double secs)
 {
-	struct lg_histogram *h = malloc(sizeof(*h)); /* ~20 KiB: not on the stack */
-	uint64_t ops, bytes, errors = 0, skipped = 0;
+	const struct lg_client_row *r = &cs->row;
 	json_t *j;
 
-	if (!h)
-		return NULL;
-	lg_client_stats_sum(cs, h, &ops, &bytes);
-	for (size_t i = 0; i < cs->ntypes; i++) {
-		errors += cs->types[i].errors;
-		for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
-			skipped += cs->types[i].skipped[r];
-	}
-	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
+	j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:o, s:o}",
 		      "id", I(cs->id),
-		      "ops", I(ops),
-		      "errors", I(errors),
-		      "skipped", I(skipped),
-		      "bytes", I(bytes),
-		      "throughput_mbps", per_s((double)bytes / 1e6, secs),
-		      "latency_ns", latency_json(h),
-		      "histogram", histogram_json(h),
+		      "ops", I(r->ops),
+		      "errors", I(r->errors),
+		      "skipped", I(r->skipped),
+		      "bytes", I(r->bytes),
+		      "throughput_mbps", per_s((double)r->bytes / 1e6, secs),
+		      "latency_ns", row_latency_json(r),
 		      "barrier_phases", lg_client_bphases_json(run, cs));
-	free(h);
+	if (j && run->client_histograms && cs->ntypes && client_histograms(j, run, cs)) {
+		json_decref(j);
+		j = NULL;
+	}
 	return j;
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "loadgen/counters/client_dist.h"
 #include "loadgen/counters/ranks.h"
 
 #define I(x) ((json_int_t)(x))
@@ -16,16 +17,16 @@ static double fin(double x)
 	return isfinite(x) ? x : 0.0;
 }
 
-static json_t *latency_json(const struct lg_histogram *h)
+static json_t *latency_json(const struct lg_client_row *r)
 {
 	return json_pack("{s:I, s:I, s:f, s:I, s:I, s:I, s:I}",
-			 "count", I(h->count),
-			 "min", I(lg_histogram_percentile(h, 0)),
-			 "mean", fin(lg_histogram_mean(h)),
-			 "p50", I(lg_histogram_percentile(h, 50)),
-			 "p99", I(lg_histogram_percentile(h, 99)),
-			 "p999", I(lg_histogram_percentile(h, 99.9)),
-			 "max", I(lg_histogram_percentile(h, 100)));
+			 "count", I(r->ops),
+			 "min", I(r->min_ns),
+			 "mean", fin(r->mean_ns),
+			 "p50", I(r->p50_ns),
+			 "p99", I(r->p99_ns),
+			 "p999", I(r->p999_ns),
+			 "max", I(r->max_ns));
 }
 
 static json_t *hosts_json(const struct lg_run *run)
@@ -47,7 +48,7 @@ static json_t *hosts_json(const struct lg_run *run)
 				      "ops_per_s", fin(s[i].ops_s),
 				      "first_client_done_s", fin(s[i].first_done_s),
 				      "last_client_done_s", fin(s[i].last_done_s), "latency_ns",
-				      latency_json(&s[i].hist));
+				      latency_json(&s[i].lat));
 
 		if (json_array_append_new(a, o)) {
 			json_decref(a);
@@ -77,6 +78,16 @@ static int tag_clients(json_t *clients, const struct lg_multi *m)
 	return 0;
 }
 
+/* Which clients clients[] lists: every one ("all", with its histograms; "rows",
+ * without), or only those with something to report ("noted": the others are in
+ * client_distribution). */
+static const char *client_rows(const struct lg_run *run)
+{
+	if (run->dist)
+		return "noted";
+	return run->client_histograms ? "all" : "rows";
+}
+
 int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
 {
 	json_t *config = json_object_get(doc, "config"), *ra = json_object_get(doc, "runs");
@@ -101,7 +112,11 @@ int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
 		    json_object_set_new(r, "start_skew_ms", json_real(runs[i].multi->start_skew_ms)) ||
 		    json_object_set_new(r, "start_skew_clock_error_ms",
 					json_real(runs[i].multi->clock_error_ms)) ||
-		    tag_clients(json_object_get(r, "clients"), runs[i].multi))
+		    tag_clients(json_object_get(r, "clients"), runs[i].multi) ||
+		    json_object_set_new(r, "client_rows", json_string(client_rows(&runs[i]))) ||
+		    (runs[i].dist &&
+		     json_object_set_new(r, "client_distribution",
+					 lg_client_dist_json(runs[i].dist, runs[i].duration_s))))
 			return -ENOMEM;
 	}
 	return 0;

@@ -291,7 +291,8 @@ static void record_slow(struct lg_client *c, const struct lg_op *op, uint64_t la
 			uint64_t end)
 {
 	struct lg_client_stats *st = c->stats;
-	struct lg_slow_op s = { end, lat, op->line, op->type };
+	struct lg_slow_op s = { .end_ns = end, .lat_ns = lat, .line = op->line, .type = op->type,
+				 .client = st->id };
 
 	st->slow_count++;
 	st->slow_total_ns += lat;

@@ -540,7 +540,9 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc)
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
-	if (!rc) /* rank 0 gets every rank's clients (in a mapping of its own) */
+	run->per_client = (enum lg_per_client)cfg->per_client;
+	run->client_histograms = cfg->per_client == LG_PER_CLIENT_ALL;
+	if (!rc) /* rank 0 gets every rank's clients reduced */
 		rc = lg_coord_finish(co, run, lg_engine_stats(&e, 0), e.stats_size, err, errlen);
 	if (!rc) {
 		run->mon = e.mon;

@@ -13,6 +13,7 @@
 #include "loadgen/model/workload.h"
 
 struct lg_multi;
+struct lg_client_dist;
 
 #define LG_FIRST_ERRORS 8 /* unexpected results remembered per client, with their line */
 
@@ -117,6 +118,8 @@ struct lg_slow_op {
 	uint64_t lat_ns; /* how long it took */
 	uint32_t line;   /* its line in the workload source */
 	uint16_t type;   /* stats row */
+	uint16_t pad;    /* no implicit padding: sent between ranks as bytes */
+	uint32_t client; /* the client that ran it (set at the end of the run) */
 };
 
 #define LG_CORRUPT_NOTES 4 /* corrupt blocks remembered per client */
@@ -166,11 +169,27 @@ struct lg_bphase_stats {
 	uint64_t ops;      /* ops it completed in the phase */
 	uint64_t items;    /* of them, the phase's items (lg_barrier_phase.items) */
 	uint64_t bytes;    /* bytes those ops read and wrote */
+	uint64_t clients;  /* clients these figures add up: 1 in a client's own row (set at
+			      the end of the run), more in a reduced block (lg_run.agg) */
 };
 
 /* Everything one client measured. Allocated with lg_client_stats_create. */
+/* A client's figures without its histograms: all that a result keeps of a client when
+ * the ranks' histograms were reduced rather than gathered (lg_client_row_fill). */
+struct lg_client_row {
+	uint64_t ops, bytes, errors, skipped;         /* over its rows */
+	uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, p9999_ns, max_ns; /* latency */
+	double mean_ns;
+	uint32_t set;                                 /* 1 once filled */
+	uint32_t pad;                                 /* no implicit padding: sent as bytes */
+};
+
 struct lg_client_stats {
 	unsigned id;                                  /* client id, 0-based */
+	struct lg_client_row row;                     /* its figures, filled at the end of
+							 the run (lg_client_row_fill); what
+							 is left of a client received
+							 without its rows (ntypes 0) */
 	size_t ntypes;                                /* rows in types[] */
 	size_t nnotes;                                /* filled entries of notes[] */
 	struct lg_error_note notes[LG_FIRST_ERRORS];  /* first unexpected results */
@@ -216,6 +235,17 @@ struct lg_lost {
 	int signal;       /* the signal that killed it, or 0 */
 	int exit_status;  /* its exit status when it exited instead */
 };
+
+/* Which clients a result on several hosts lists (--per-client). */
+enum lg_per_client {
+	LG_PER_CLIENT_AUTO,    /* every client up to LG_PER_CLIENT_ROWS_MAX, else as SUMMARY */
+	LG_PER_CLIENT_ALL,     /* every client, with its histograms (all gathered on rank 0) */
+	LG_PER_CLIENT_ROWS,    /* every client, without histograms */
+	LG_PER_CLIENT_SUMMARY  /* per-host rows, the clients as distributions, and only the
+				  clients with something to report */
+};
+#define LG_PER_CLIENT_ROWS_MAX 4096 /* clients a result lists by default */
+#define LG_PER_CLIENT_NOTED_MAX 64  /* clients with notes a SUMMARY result keeps */
 
 /* The merged result of one measured phase. */
 struct lg_run {
@@ -268,6 +298,16 @@ struct lg_run {
 	size_t shm_len;
 	struct lg_monitor *mon;          /* system counters and kernel messages of the run
 					    (owned; freed with lg_monitor_destroy), or NULL */
+	struct lg_client_stats *agg;     /* the ranks' clients reduced into one block (MPI,
+					    rank 0; owned, malloc'd): when set, lg_run_merge
+					    takes totals, untimed counts and verified bytes
+					    from it, and clients[] hold only some clients, or
+					    each without its rows (ntypes 0) */
+	struct lg_client_dist *dist;     /* the clients' figures as distributions, when the
+					    result holds no row per client (owned), or NULL */
+	enum lg_per_client per_client;   /* which clients the result lists (--per-client) */
+	bool client_histograms;          /* each client's rows and histograms are in the
+					    result (--per-client all) */
 };
 
 /* Allocate zeroed stats for client id with ntypes rows, histograms initialised.
@@ -286,6 +326,11 @@ void lg_client_stats_destroy(struct lg_client_stats *cs);
 /* Add src's counters, histograms and notes (as room allows) into dst, which has as many
  * rows: the threads of one client (a recorded program's streams) become one client. */
 void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_stats *src);
+/* Fill cs->row from cs's rows (nothing when it has none: a row received as it is). */
+void lg_client_row_fill(struct lg_client_stats *cs);
+/* At the end of a run, a client's own stats: its row, and its id where figures of many
+ * clients need to say whose they were (slowest op, phase rows). lg_run_merge calls it. */
+void lg_client_stats_finish(struct lg_client_stats *cs);
 /* Merge a client's rows into one histogram (its overall latency) and counters.
  * *ops, *bytes get the client's op and byte totals. */
 void lg_client_stats_sum(const struct lg_client_stats *cs, struct lg_histogram *hist,

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "loadgen/counters/counters.h"
+
 #define LG_HOST_MAX 64 /* bytes kept of a host name, with its NUL */
 
 /* One rank as the result shows it. */
@@ -25,6 +27,16 @@ struct lg_host_info {
 	json_t *env;            /* environment its first rank recorded (owned), or NULL */
 };
 
+/* One host's clients added up where they ran (the ranks of a host reduce their clients'
+ * stats into one block, and its first rank sends rank 0 only this). */
+struct lg_host_row {
+	struct lg_client_row row;   /* ops, bytes, latency of all their ops */
+	double first_done_s;        /* the first of them to finish its last op */
+	double last_done_s;         /* the last of them */
+	uint32_t clients;           /* clients that ran on it */
+	uint32_t pad;               /* no implicit padding: sent as bytes */
+};
+
 /* The ranks and hosts of a run, attached to the result on rank 0 (lg_run.multi). */
 struct lg_multi {
 	unsigned nranks;             /* ranks (MPI processes) */
@@ -36,6 +48,9 @@ struct lg_multi {
 					rank clocks corrected by their measured offsets */
 	double clock_error_ms;       /* uncertainty of those offsets (half the shortest
 					round trip to the farthest rank); 0 on one rank */
+	struct lg_host_row *rows;    /* nhosts entries, each host's clients reduced on
+					that host (owned), or NULL: computed from the
+					clients' rows */
 };
 
 /* Free m and what it owns. NULL is fine. Inline so that the counters, which own
@@ -48,6 +63,7 @@ static inline void lg_multi_destroy(struct lg_multi *m)
 		json_decref(m->hosts[i].env);
 	free(m->hosts);
 	free(m->ranks);
+	free(m->rows);
 	free(m);
 }
 

@@ -58,6 +58,7 @@ struct lg_config {
 	const char *json_path; /* --json destination, or NULL */
 	const char *html_path; /* --html destination (a report page), or NULL */
 	bool keep;             /* leave the run directory in place */
+	unsigned per_client;   /* --per-client: enum lg_per_client (counters.h) */
 	bool quiet;            /* no progress lines */
 	lg_progress_fn *progress; /* prints a progress line; NULL: none */
 	bool abort_on_error;   /* stop at the first unexpected result */

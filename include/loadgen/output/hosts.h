@@ -22,7 +22,7 @@ struct lg_host_sum {
 	double first_done_s;       /* the first of them to finish its last op, seconds
 				      after the start (meaningful with --run-once) */
 	double last_done_s;        /* the last of them to finish */
-	struct lg_histogram hist;  /* latency of all their ops (merged buckets) */
+	struct lg_client_row lat;  /* latency of all their ops (from merged buckets) */
 };
 
 /* Sum run's clients per host: *out gets run->multi->nhosts entries (free() them).

@@ -264,6 +264,9 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 	double repeat[] = { cfg->repeat_rule.max, cfg->repeat_rule.is_auto,
 			    cfg->repeat_rule.pct, cfg->repeat };
 	int resolve = cfg->resolve;
+	/* which collectives end the run: --per-client, and the benchmark's gather */
+	const char *merge = getenv("LOADGEN_MPI_MERGE");
+	unsigned ends = cfg->per_client | (unsigned)(merge && !strcmp(merge, "gather")) << 8;
 
 	if (c->size == 1) /* nobody to differ from */
 		return 0;
@@ -275,14 +278,15 @@ int lg_coord_agree_config(struct lg_coord *c, const struct lg_config *cfg, uint6
 	{
 		const uint64_t fields[] = { workload, params, counts, H(flags),
 					    H(times), H(cfg->seed), H(rates), H(repeat),
-					    H(resolve) };
+					    H(resolve), H(ends) };
 		static const char *const names[] = {
 			"the workload (-c file content)", "parameters (-p)",
 			"NCLIENTS (the client counts of a sweep)",
 			("flags (--run-once --processes -s -S -F --direct --end-sync --drop-caches "
 			 "--verify --abort-on-error --keep)"),
 			"times (-t --warmup --interval --stall-threshold)", "--seed",
-			"--rate/--rate-ops", "--repeat", "--resolve" };
+			"--rate/--rate-ops", "--repeat", "--resolve",
+			"--per-client (or LOADGEN_MPI_MERGE)" };
 
 		return lg_coord_agree(c, fields, names, sizeof(fields) / sizeof(fields[0]), err,
 				      errlen);

@@ -228,6 +228,7 @@ static int mpi_start(struct lg_coord *c, int rc, char *err, size_t errlen)
 	clock_offsets(c, m->off, &m->clock_err_ns);
 	MPI_Iscatter(m->off, 1, MPI_INT64_T, &mine, 1, MPI_INT64_T, 0, m->comm, &req);
 	lg_mpi_wait(&req, 1);
+	m->my_off = mine;
 	/* a rank that learns the instant with less than half the lead left (a busy host)
 	 * makes everyone try again with twice the lead */
 	for (int tries = 0; late && tries < START_TRIES; tries++, lead *= 2) {
@@ -270,6 +271,10 @@ static int mpi_sum(struct lg_coord *c, uint64_t *v, size_t n)
 
 static void mpi_close(struct lg_coord *c)
 {
+	if (st(c)->host_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&st(c)->host_comm);
+	if (st(c)->leaders_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&st(c)->leaders_comm);
 	MPI_Comm_free(&st(c)->comm);
 	MPI_Finalize();
 	free(st(c)->hosts);
@@ -308,6 +313,7 @@ int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t e
 		return -EIO;
 	}
 	MPI_Comm_dup(MPI_COMM_WORLD, &m->comm);
+	m->host_comm = m->leaders_comm = MPI_COMM_NULL;
 	MPI_Comm_rank(m->comm, &rank);
 	MPI_Comm_size(m->comm, &size);
 	c->ops = &mpi_ops;

@@ -2,6 +2,7 @@
 #ifndef LOADGEN_MPI_COORD_H
 #define LOADGEN_MPI_COORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,10 @@ struct lg_mpi {
 	int64_t *off;                   /* rank 0: each rank's wall clock minus rank 0's,
 					   ns, measured at the last start (c->size) */
 	uint64_t clock_err_ns;          /* rank 0: uncertainty of off[], ns */
+	int64_t my_off;                 /* this rank's own entry of off[] */
+	bool leader;                    /* the first rank of its host (lg_mpi_split) */
+	MPI_Comm host_comm;             /* the ranks of this host (lg_mpi_split), or NULL */
+	MPI_Comm leaders_comm;          /* the first rank of every host, or NULL elsewhere */
 };
 
 /* Join MPI (MPI_Init_thread, funneled: only the main thread calls MPI) and fill *out.
@@ -25,6 +30,16 @@ int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t e
 /* Wait for n requests, sleeping between polls so that a waiting rank leaves the CPU to
  * the clients (MPI implementations busy-poll in blocking calls). 0 or -EIO. */
 int lg_mpi_wait(MPI_Request *req, int n);
+/* Make the communicators of the reduction's tree (once; collective, blocking): the ranks
+ * of each host name, and the first ranks of the hosts. 0 or -EIO. */
+int lg_mpi_split(struct lg_coord *c);
+/* The end of a run, reduced (mpi_reduce.c): every rank's clients merged up a tree into
+ * rank 0's run->agg, each host's clients into its row (run->multi->rows, filled once
+ * gather_ranks made run->multi: *rows gets nhosts of them on rank 0), and the clients
+ * listed as run->per_client says (LG_PER_CLIENT_ALL: only run->agg; the caller gathers
+ * every client). Needs lg_mpi_split. 0 or a negative errno (the caller aborts). */
+int lg_mpi_reduce(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
+		  struct lg_host_row **rows);
 /* The finish hook (mpi_result.c). */
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen);

@@ -1,11 +1,10 @@
-/* The MPI backend, end of a run: every rank's result gathered into rank 0's.
- *
- * Exact by construction: rank 0 receives each client's whole stats block (counters and
- * histogram buckets) and merges them with the same lg_run_merge as on one host, so
- * totals and percentiles come from merged buckets, never from averaged percentiles.
- * The measured time is the longest of the ranks' (each from the common start to its
- * last op end); the status is the worst. Rank 0 also learns each rank's host, whether
- * it shared the run directory, its environment and its clock at the start. */
+/* The MPI backend, end of a run: the scalars, the ranks and hosts, the lost client
+ * processes, and the clients' stats, reduced (mpi_reduce.c) or, for comparison
+ * (LOADGEN_MPI_MERGE=gather, the benchmark's baseline), gathered whole into rank 0 and
+ * merged there as on one host. The measured time is the longest of the ranks' (each from
+ * the common start to its last op end); the status is the worst. Rank 0 also learns each
+ * rank's host, whether it shared the run directory, each host's environment and each
+ * rank's clock at the start. */
 #include "mpi_coord.h"
 
 #include <errno.h>
@@ -152,7 +151,7 @@ static int gather_env(struct lg_coord *c, const struct rank_msg *msg, const char
 		      char **env)
 {
 	if (c->rank != 0)
-		return text ? move_bytes(c, (void *)text, strlen(text) + 1, 0, true) : 0;
+		return text && ((const struct lg_mpi *)c->priv)->leader ? move_bytes(c, (void *)text, strlen(text) + 1, 0, true) : 0;
 	for (unsigned r = 0; r < c->size; r++) {
 		if (!msg[r].env_len)
 			continue;
@@ -188,26 +187,32 @@ static uint64_t shifted(uint64_t t, int64_t d)
 	return d < 0 && (uint64_t)-d > t ? 0 : t + (uint64_t)d;
 }
 
-/* Rank 0: the clients' phases between barriers on one time base. A rank's rows count
+/* Every rank: its clients' phases between barriers on rank 0's clock. A rank's rows count
  * from its own measured start, and the ranks started together only to within the start
- * skew: rank r's rows are moved by how much later than rank 0 it started (its wall
+ * skew: the rows are moved by how much later than rank 0 this rank started (its wall
  * clock corrected by its offset), so that a phase's span across hosts and the order of
- * its clients' starts and ends are not off by the skew. Clients are in rank order. */
-static void align_bphases(struct lg_run *run, const struct rank_msg *msg, const int64_t *off,
-			  unsigned n)
+ * its clients' starts and ends are not off by the skew once they are merged. */
+static int align_bphases(struct lg_coord *c, const struct lg_run *run, void *stats,
+			 size_t stride)
 {
-	unsigned per = n ? run->nclients / n : 0;
+	const struct lg_mpi *mp = c->priv;
+	uint64_t start0 = c->start_realtime_ns;
+	MPI_Request req;
+	int64_t d;
 
-	for (unsigned i = 0; per && i < run->nclients; i++) {
-		unsigned r = i / per < n ? i / per : n - 1;
-		int64_t d = (int64_t)(msg[r].start_realtime_ns - msg[0].start_realtime_ns) - off[r];
-		struct lg_client_stats *cs = run->clients[i];
+	MPI_Ibcast(&start0, 1, MPI_UINT64_T, 0, comm_of(c), &req);
+	if (lg_mpi_wait(&req, 1))
+		return -EIO;
+	d = (int64_t)(c->start_realtime_ns - start0) - mp->my_off;
+	for (unsigned i = 0; d && i < run->nclients; i++) {
+		struct lg_client_stats *cs = (void *)((char *)stats + i * stride);
 
-		for (uint32_t p = 0; cs && p < cs->nbphases; p++) {
+		for (uint32_t p = 0; p < cs->nbphases && p < LG_BARRIER_PHASES_MAX; p++) {
 			cs->bphase[p].start_ns = shifted(cs->bphase[p].start_ns, d);
 			cs->bphase[p].end_ns = shifted(cs->bphase[p].end_ns, d);
 		}
 	}
+	return 0;
 }
 
 static int gather_ranks(struct lg_coord *c, struct lg_run *run)
@@ -221,7 +226,8 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	int rc = 0;
 
 	memcpy(me.host, c->host, LG_HOST_MAX);
-	me.env_len = text ? strlen(text) + 1 : 0;
+	/* a host's environment once, from its first rank */
+	me.env_len = text && mp->leader ? strlen(text) + 1 : 0;
 	MPI_Igather(&me, sizeof(me), MPI_BYTE, msg, sizeof(me), MPI_BYTE, 0, comm_of(c), &req);
 	if (lg_mpi_wait(&req, 1))
 		rc = -EIO;
@@ -240,8 +246,6 @@ static int gather_ranks(struct lg_coord *c, struct lg_run *run)
 	if (!rc && m) {
 		rc = build_hosts(m, msg, env);
 		rc = rc ? rc : skew_ms(msg, mp->off, c->size, &m->start_skew_ms);
-		if (!rc)
-			align_bphases(run, msg, mp->off, c->size);
 		m->clock_error_ms = (double)mp->clock_err_ns / 1e6;
 		m->per_rank = c->size ? run->nclients / c->size : 0;
 	}
@@ -297,17 +301,39 @@ static int gather_lost(struct lg_coord *c, struct lg_run *run)
 	return 0;
 }
 
+/* Whether the clients' stats are gathered whole, as before the reduction: the
+ * benchmark's baseline (LOADGEN_MPI_MERGE=gather), not for users. */
+static bool gather_wanted(void)
+{
+	const char *v = getenv("LOADGEN_MPI_MERGE");
+
+	return v && !strcmp(v, "gather");
+}
+
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen)
 {
+	bool gather = gather_wanted();
+	struct lg_host_row *rows = NULL;
 	int rc = reduce_scalars(c, run);
 
 	if (!rc)
+		rc = lg_mpi_split(c);
+	if (!rc)
+		rc = align_bphases(c, run, (void *)stats, stride);
+	if (!rc && !gather)
+		rc = lg_mpi_reduce(c, run, stats, stride, &rows);
+	if (!rc && (gather || run->per_client == LG_PER_CLIENT_ALL))
 		rc = gather_stats(c, run, stats, stride);
 	if (!rc)
 		rc = gather_lost(c, run);
 	if (!rc)
 		rc = gather_ranks(c, run);
+	if (!rc && run->multi) {
+		run->multi->rows = rows;
+		rows = NULL;
+	}
+	free(rows);
 	if (rc) {
 		snprintf(err, errlen, "host %s rank %u: gathering the results: %s", c->host,
 			 c->rank, strerror(-rc));
