@@ -281,6 +281,104 @@ static void test_fairness_unequal(void **state)
 	lg_run_clear(&run);
 }
 
+/* The reduction's merge: twelve clients added into one block, in two halves as two
+ * ranks would and then the halves into one, give lg_run_merge's totals bucket for
+ * bucket, and a run whose totals come from that block (run->agg) equals the run merged
+ * from its clients. Phase rows: first start, last end, sums, clients counted. */
+static void test_reduce_equals_merge(void **state)
+{
+	struct lg_client_stats *cs[12], *half[2], *agg;
+	struct lg_run a = { 0 }, b = { 0 };
+	const char *labels[] = { "read", "write", "stat" };
+
+	(void)state;
+	for (unsigned i = 0; i < 12; i++) {
+		assert_int_equal(lg_client_stats_create(i, 3, &cs[i]), 0);
+		for (unsigned k = 0; k < 50 + i * 7; k++)
+			op(cs[i], k % 3, 1000 + (uint64_t)k * 977 * (i + 1), k % 3 == 0 ? 4096 : 0,
+			   k % 3 == 1 ? 8192 : 0, k % 17 == 0 ? ENOENT : -1);
+		cs[i]->nbphases = 2;
+		cs[i]->bphase[1] = (struct lg_bphase_stats){ .start_ns = 1000 + i,
+			.end_ns = 5000 - i * 3, .ops = i, .items = 2 * i, .bytes = 10 };
+		cs[i]->slowest = (struct lg_slow_op){ .lat_ns = 100 + (i == 7 ? 900 : i) };
+		cs[i]->slow_count = 1;
+		lg_client_stats_finish(cs[i]);
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		assert_int_equal(lg_client_stats_create(h * 6, 3, &half[h]), 0);
+		for (unsigned i = h * 6; i < h * 6 + 6; i++)
+			lg_client_stats_add(half[h], cs[i]);
+	}
+	assert_int_equal(lg_client_stats_create(0, 3, &agg), 0);
+	lg_client_stats_add(agg, half[0]);
+	lg_client_stats_add(agg, half[1]);
+	a = (struct lg_run){ .nclients = 12, .clients = cs, .ntypes = 3, .type_names = labels,
+			     .duration_s = 1 };
+	assert_int_equal(lg_run_merge(&a), 0);
+	for (size_t t = 0; t < 3; t++) {
+		assert_memory_equal(agg->types[t].hist.buckets, a.totals[t].hist.buckets,
+				    sizeof(a.totals[t].hist.buckets));
+		assert_int_equal(agg->types[t].count, a.totals[t].count);
+		assert_int_equal(agg->types[t].errnos[ENOENT], a.totals[t].errnos[ENOENT]);
+		assert_int_equal(agg->types[t].bytes_read + agg->types[t].bytes_written,
+				 a.totals[t].bytes_read + a.totals[t].bytes_written);
+	}
+	assert_int_equal(agg->bphase[1].start_ns, 1000);
+	assert_int_equal(agg->bphase[1].end_ns, 5000);
+	assert_int_equal(agg->bphase[1].items, 132);
+	assert_int_equal(agg->bphase[1].clients, 12);
+	assert_int_equal(agg->slowest.client, 7);
+	/* a run with rows only (ntypes 0) and the block: the same figures */
+	b = (struct lg_run){ .nclients = 12, .clients = calloc(12, sizeof(*b.clients)),
+			     .ntypes = 3, .type_names = labels, .duration_s = 1, .agg = agg };
+	assert_non_null(b.clients);
+	assert_int_equal(lg_run_merge(&b), 0);
+	assert_int_equal(b.ops, a.ops);
+	assert_int_equal(b.errors, a.errors);
+	assert_int_equal(b.bytes_read, a.bytes_read);
+	assert_memory_equal(b.all.buckets, a.all.buckets, sizeof(a.all.buckets));
+	{
+		struct lg_stalls sa, sb;
+
+		lg_run_stalls(&a, &sa);
+		lg_run_stalls(&b, &sb);
+		assert_int_equal(sb.slow_ops, 12);
+		assert_int_equal(sb.slowest_client, 7);
+		assert_int_equal(sa.slowest_client, 7);
+	}
+	for (unsigned i = 0; i < 12; i++)
+		lg_client_stats_destroy(cs[i]);
+	lg_client_stats_destroy(half[0]);
+	lg_client_stats_destroy(half[1]);
+	free(a.totals);
+	free(a.svc_totals);
+	b.clients = (free(b.clients), NULL);
+	b.nclients = 0;
+	lg_run_clear(&b); /* frees agg */
+}
+
+/* A client's row: its figures over every op type, from its own buckets. */
+static void test_client_row(void **state)
+{
+	struct lg_client_stats *cs;
+
+	(void)state;
+	assert_int_equal(lg_client_stats_create(5, 2, &cs), 0);
+	for (unsigned k = 1; k <= 100; k++)
+		op(cs, k % 2, k * 1000, 10, 0, k == 50 ? EIO : -1);
+	cs->types[1].skipped[LG_SKIP_NOT_OPEN] = 3;
+	lg_client_row_fill(cs);
+	assert_int_equal(cs->row.set, 1);
+	assert_int_equal(cs->row.ops, 100);
+	assert_int_equal(cs->row.bytes, 1000);
+	assert_int_equal(cs->row.errors, 1);
+	assert_int_equal(cs->row.skipped, 3);
+	assert_int_equal(cs->row.min_ns, 1000);
+	assert_int_equal(cs->row.max_ns, 100000);
+	assert_true(cs->row.p50_ns >= 49000 && cs->row.p50_ns <= 51000);
+	lg_client_stats_destroy(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +386,8 @@ int main(void)
 		cmocka_unit_test(test_zero_types),
 		cmocka_unit_test(test_client_sum),
 		cmocka_unit_test(test_run_merge),
+		cmocka_unit_test(test_reduce_equals_merge),
+		cmocka_unit_test(test_client_row),
 		cmocka_unit_test(test_skips_and_untimed),
 		cmocka_unit_test(test_run_merge_empty),
 		cmocka_unit_test(test_timeline),

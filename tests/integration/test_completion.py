@@ -117,6 +117,7 @@ expect("loadgen -c fileserver 4 ", absent=["compare", "report"])
 # Fixed-word values: --monitor on|off (also in ab, which passes it on), --resolve MODE.
 expect("loadgen --monitor ", exact=["off", "on"])
 expect("loadgen --monitor=o", exact=["off", "on"])
+expect("loadgen --per-client ", exact=["all", "auto", "rows", "summary"])
 expect("loadgen -q --monitor o", exact=["off", "on"])
 expect("loadgen ab --monitor ", exact=["off", "on"])
 expect("loadgen --resolve s", exact=["samba", "stat"])

@@ -35,7 +35,8 @@ void lg_client_dist_add(struct lg_client_dist *d, const struct lg_client_stats *
 /* Add src's clients into dst. */
 void lg_client_dist_merge(struct lg_client_dist *dst, const struct lg_client_dist *src);
 /* Fairness from a distribution (lg_run_fairness of a run with rows): min, max and Jain's
- * index exact, the median within the histogram's precision. */
+ * index exact; the median is the histogram's p50, a client's value within 0.8 % (for an
+ * even count the lower of the two middle ones, where rows average them). */
 void lg_client_dist_fairness(const struct lg_client_dist *d, double duration_s, bool bytes,
 			     struct lg_fairness *out);
 /* The result file's "client_distribution" object, or NULL (out of memory). */
