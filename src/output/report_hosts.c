@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loadgen/counters/client_dist.h"
 #include "loadgen/counters/ranks.h"
 
 /* The host rows the ranks reduced (m->rows). */
@@ -134,6 +135,27 @@ static void warn_env(FILE *out, const struct lg_multi *m)
 	}
 }
 
+/* The clients as a distribution, when the result lists only those with notes. */
+static void print_dist(FILE *out, const struct lg_run *run, bool mb)
+{
+	const struct lg_client_figure *f = mb ? &run->dist->bytes : &run->dist->ops;
+	double k = (run->duration_s > 0 ? run->duration_s : 1) * (mb ? 1e6 : 1);
+	unsigned listed = 0;
+
+	for (unsigned c = 0; run->clients && c < run->nclients; c++)
+		listed += run->clients[c] != NULL;
+	if (!f->hist.count)
+		return;
+	fprintf(out, "Clients: %llu, listed only with notes (%u); per-client %s min %.2f "
+		"(client %u)  p10 %.2f  p50 %.2f  p90 %.2f  max %.2f (client %u)\n",
+		(unsigned long long)run->dist->clients, listed, mb ? "MB/sec" : "ops/sec",
+		(double)f->hist.min_ns / k, f->min_client,
+		(double)lg_histogram_percentile(&f->hist, 10) / k,
+		(double)lg_histogram_percentile(&f->hist, 50) / k,
+		(double)lg_histogram_percentile(&f->hist, 90) / k, (double)f->hist.max_ns / k,
+		f->max_client);
+}
+
 void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 {
 	const struct lg_multi *m = run->multi;
@@ -159,6 +181,8 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 	if (m->nhosts > 1)
 		fprintf(out, "Fairness: per-host %s per client, Jain's index %.3f\n",
 			mb ? "MB/sec" : "ops/sec", host_jain(s, m->nhosts, mb));
+	if (run->dist)
+		print_dist(out, run, mb);
 	warn_env(out, m);
 	free(s);
 }

@@ -163,6 +163,11 @@ f = r["fairness"]
 check(abs(f["min"] - tp["min"]) < 1e-9 and abs(f["max"] - tp["max"]) < 1e-9,
       "fairness comes from the distribution")
 check(sum(h["ops"] for h in r["hosts"]) == r["ops"], "summary: host rows add up to the run")
+line = [ln for ln in res.stdout.splitlines() if ln.startswith("Clients: ")]
+check(len(line) == 1 and line[0].startswith("Clients: 12, listed only with notes (0); "
+                                            "per-client MB/sec min ") and
+      f"(client {tp['max_client']})" in line[0],
+      "the text shows the clients' distribution and names the fastest client", res.stdout)
 
 # --- summary with failures: the rows of the clients that have notes are kept ---------------
 nl = write(os.path.join(D, "noted.yaml"), NOTED)
