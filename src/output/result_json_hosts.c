@@ -88,6 +88,14 @@ static const char *client_rows(const struct lg_run *run)
 	return run->client_histograms ? "all" : "rows";
 }
 
+/* What the end of the run cost rank 0 (tests/bench/mpi_merge.py compares the methods). */
+static json_t *merge_json(const struct lg_multi *m)
+{
+	return json_pack("{s:s, s:f, s:f, s:I}", "method", m->gathered ? "gather" : "reduce",
+			 "seconds", fin(m->merge_s), "end_to_merged_s", fin(m->end_to_merged_s),
+			 "rank0_max_rss_kib", I(m->max_rss_kib));
+}
+
 int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
 {
 	json_t *config = json_object_get(doc, "config"), *ra = json_object_get(doc, "runs");
@@ -114,6 +122,7 @@ int lg_result_json_hosts(json_t *doc, const struct lg_run *runs, size_t n)
 					json_real(runs[i].multi->clock_error_ms)) ||
 		    tag_clients(json_object_get(r, "clients"), runs[i].multi) ||
 		    json_object_set_new(r, "client_rows", json_string(client_rows(&runs[i]))) ||
+		    json_object_set_new(r, "ranks_merge", merge_json(runs[i].multi)) ||
 		    (runs[i].dist &&
 		     json_object_set_new(r, "client_distribution",
 					 lg_client_dist_json(runs[i].dist, runs[i].duration_s))))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -542,8 +543,18 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
 	run->per_client = (enum lg_per_client)cfg->per_client;
 	run->client_histograms = cfg->per_client == LG_PER_CLIENT_ALL;
-	if (!rc) /* rank 0 gets every rank's clients reduced */
+	if (!rc) { /* rank 0 gets every rank's clients reduced */
+		uint64_t t_fin = lg_now_ns();
+		struct rusage ru;
+
 		rc = lg_coord_finish(co, run, lg_engine_stats(&e, 0), e.stats_size, err, errlen);
+		if (!rc && run->multi) { /* what the end of a run on many hosts costs rank 0 */
+			run->multi->merge_s = (double)(lg_now_ns() - t_fin) / LG_NS_PER_SEC;
+			run->multi->end_to_merged_s = (double)(lg_now_ns() - t_stop) / LG_NS_PER_SEC;
+			if (!getrusage(RUSAGE_SELF, &ru))
+				run->multi->max_rss_kib = ru.ru_maxrss;
+		}
+	}
 	if (!rc) {
 		run->mon = e.mon;
 		e.mon = NULL;

@@ -48,6 +48,12 @@ struct lg_multi {
 					rank clocks corrected by their measured offsets */
 	double clock_error_ms;       /* uncertainty of those offsets (half the shortest
 					round trip to the farthest rank); 0 on one rank */
+	bool gathered;               /* the clients' stats were gathered whole
+					(LOADGEN_MPI_MERGE=gather), not reduced */
+	double merge_s;              /* rank 0: seconds in the end-of-run exchange */
+	double end_to_merged_s;      /* rank 0: from the end of the measured phase to the
+					result merged (cleanup of the files included) */
+	long max_rss_kib;            /* rank 0's peak resident memory then (getrusage) */
 	struct lg_host_row *rows;    /* nhosts entries, each host's clients reduced on
 					that host (owned), or NULL: computed from the
 					clients' rows */

@@ -331,6 +331,7 @@ int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, siz
 		rc = gather_ranks(c, run);
 	if (!rc && run->multi) {
 		run->multi->rows = rows;
+		run->multi->gathered = gather;
 		rows = NULL;
 	}
 	free(rows);
