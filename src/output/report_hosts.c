@@ -98,6 +98,22 @@ static void warn_env(FILE *out, const struct lg_multi *m)
 	}
 }
 
+/* The hosts whose system counters stand out (each host's own monitor). */
+static void standout(FILE *out, const struct lg_multi *m)
+{
+	const char **names = calloc(m->nhosts, sizeof(*names));
+	const json_t **sums = calloc(m->nhosts, sizeof(*sums));
+
+	for (unsigned h = 0; names && sums && h < m->nhosts; h++) {
+		names[h] = m->hosts[h].name;
+		sums[h] = json_object_get(m->hosts[h].mon, "sys_summary");
+	}
+	if (names && sums)
+		lg_hosts_standout(out, names, sums, m->nhosts);
+	free(names);
+	free(sums);
+}
+
 void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 {
 	const struct lg_multi *m = run->multi;
@@ -125,5 +141,6 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 		fprintf(out, "Fairness: per-host %s per client, Jain's index %.3f\n",
 			mb ? "MB/sec" : "ops/sec", host_jain(s, m->nhosts, mb));
 	warn_env(out, m);
+	standout(out, m);
 	free(s);
 }

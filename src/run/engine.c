@@ -540,12 +540,13 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc)
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
+	run->mon = e.mon; /* the finish sends it to rank 0 from each host's first rank */
 	if (!rc) /* rank 0 gets every rank's clients (in a mapping of its own) */
 		rc = lg_coord_finish(co, run, lg_engine_stats(&e, 0), e.stats_size, err, errlen);
-	if (!rc) {
-		run->mon = e.mon;
+	if (!rc)
 		e.mon = NULL;
-	}
+	else
+		run->mon = NULL; /* still the engine's, destroyed in teardown */
 	if (!rc && !run->shm) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;

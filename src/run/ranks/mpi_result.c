@@ -308,6 +308,8 @@ int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, siz
 		rc = gather_lost(c, run);
 	if (!rc)
 		rc = gather_ranks(c, run);
+	if (!rc)
+		rc = lg_mpi_hosts(c, run);
 	if (rc) {
 		snprintf(err, errlen, "host %s rank %u: gathering the results: %s", c->host,
 			 c->rank, strerror(-rc));
