@@ -133,9 +133,9 @@ static void one_figure(FILE *out, const struct figure *f, const char *const *nam
 			}
 		if (!k || !(val[h] > OUTLIER_RATIO * median(others, k)))
 			continue;
-		fprintf(out, "host %s: %s%s%s %.*f%s%s, others \u2264 %.*f\n", names[h],
-			f->disk ? "disk " : "", f->disk ? dev[h] : "", f->label, f->prec, val[h],
-			f->unit[0] == '%' ? "" : " ", f->unit, f->prec, max);
+		fprintf(out, "host %s: %s%s%s%s %.*f%s%s, others \u2264 %.*f\n", names[h],
+			f->disk ? "disk " : "", f->disk ? dev[h] : "", f->disk ? " " : "", f->label,
+			f->prec, val[h], f->unit[0] == '%' ? "" : " ", f->unit, f->prec, max);
 	}
 }
 
