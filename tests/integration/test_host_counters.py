@@ -48,6 +48,8 @@ class Groups:
 
     def __init__(self):
         self.made = []
+
+    def setup(self):
         mnt = cgroup2_mount()
         if not mnt or not os.path.exists(os.path.join(mnt, "cgroup.procs")):
             raise OSError("no cgroup2 hierarchy")
@@ -123,13 +125,12 @@ def main():
         return skip("loadgen was built without MPI (LOADGEN_MPI=OFF)")
     if subprocess.run(["unshare", "-u", "true"], capture_output=True).returncode:
         return skip("unshare -u does not work here (not root?)")
+    g = Groups()
     try:
-        g = Groups()
+        g.setup()
     except OSError as e:
-        g = None
-        why = str(e)
-    if not g:
-        return skip(f"no cgroup v2 group per fake host: {why}")
+        g.remove()
+        return skip(f"no cgroup v2 group per fake host: {e}")
     d = tempfile.mkdtemp(prefix="lghosts.")
     hogs = []
     try:
