@@ -81,9 +81,10 @@ MUTANTS = [
     ("compare-sys-keys-base-only", "src/compare/compare_sys.c",
      "\t\tif (!rc)\n\t\t\trc = add_keys(&rs, other, og, groups[g]);\n", "", "unit_compare_sys"),
     ("compare-sys-gauges-without-seconds", "src/compare/compare_sys.c",
-     "const json_t *s = summary_of(f, g, j);\n\t\tconst json_t *v",
+     "const json_t *s = summary_of(f, g, j, host);\n\t\tconst json_t *v",
      "const json_t *s = group[0] == 'g' ? json_object_get(json_array_get(f->runs,"
-     " g ? g->runs[j] : j), \"sys_summary\") : summary_of(f, g, j);\n\t\tconst json_t *v",
+     " g ? g->runs[j] : j), \"sys_summary\") : summary_of(f, g, j, host);\n"
+     "\t\tconst json_t *v",
      "unit_compare_sys"),
     # --- --verify ---
     ("holes-verified", "src/run/verify.c",
@@ -207,7 +208,8 @@ MUTANTS = [
      "runs: g.runs.map(function (i) { return f.runs[i]; }),", "runs: f.runs,",
      "integration_test_report_html$"),
     ("compare-sys-heading-runs", "src/compare/compare_sys.c",
-     "if (summaries(base, bg) < 2 || summaries(other, og) < 2)", "if (1)", "unit_compare_sys"),
+     "if (summaries(base, bg, NULL) < 2 || summaries(other, og, NULL) < 2)", "if (1)",
+     "unit_compare_sys"),
     # --- the files setup leaves open for cleanup (client.c, ops.c) ---
     ("kept-mark-survives-reopen", "src/run/ops.c",
      "\ts->kept = false; /* no longer setup's file (see keep_setup_files) */\n", "",
@@ -499,6 +501,23 @@ MUTANTS = [
      "lg_verify_check(c->buf, (size_t)n, *off, vs->writer, &r);",
      "lg_verify_check(c->buf, (size_t)n, *off, c->id, &r);",
      "unit_verify|integration_test_peer_verify"),
+    # --- issue 29: every host's counters ---
+    ("standout-names-first-host", "src/output/report_hosts_sys.c",
+     "others \\u2264 %.*f\\n\", names[h],", "others \\u2264 %.*f\\n\", names[0],",
+     "unit_hosts|integration_test_host_counters"),
+    ("standout-above-the-max", "src/output/report_hosts_sys.c",
+     "OUTLIER_RATIO * median(others, k)", "OUTLIER_RATIO * fmax(median(others, k), max)",
+     "unit_hosts"),
+    ("hosts-given-rank0s-monitor", "src/run/ranks/mpi_hosts.c",
+     "\t\t\th->mon = o;",
+     "\t\t\th->mon = json_deep_copy(run->multi->hosts[0].mon), json_decref(o);",
+     "integration_test_host_counters"),
+    ("cgroup-root-followed", "src/env/sysmon_parse.c",
+     "if (end - l < 2 ||", "if (end - l < 1 ||", "unit_sysmon"),
+    ("compare-hosts-alike-kept", "src/compare/compare_sys.c",
+     "if (!alike(&ks[json_integer_value(at)], json_array_size(hosts)))",
+     "if (1 || !alike(&ks[json_integer_value(at)], json_array_size(hosts)))",
+     "unit_compare_sys"),
 ]
 
 

@@ -347,6 +347,62 @@ static void test_many_runs(void **state)
 	lg_cmp_file_release(&o);
 }
 
+/* A file of one run holding the hosts of hosts_json (a JSON array of hosts[] entries). */
+static void load_hosts(struct lg_cmp_file *f, const char *hosts_json)
+{
+	json_t *run = json_pack("{s:f, s:f, s:o}", "throughput_mbps", 100.0, "ops_per_s", 10.0,
+				"hosts", json_loads(hosts_json, 0, NULL));
+	char err[256];
+
+	if (lg_cmp_file_init("mem.json", json_pack("{s:s, s:[o]}", "schema", LG_RESULT_SCHEMA,
+						   "runs", run), f, err, sizeof(err)))
+		fail_msg("init: %s", err);
+}
+
+/* Each host's own summary against the same host's, matched by name; a change alike on
+ * every host (pgpgout doubled everywhere) is the run's, left out of the per-host rows. */
+static void test_per_host(void **state)
+{
+	struct lg_cmp_file b, o;
+	const char *t, *rows;
+
+	(void)state;
+	load_hosts(&b, "[{\"host\": \"a\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 1000, \"vmstat.pgpgout\": 100}}},"
+		       " {\"host\": \"b\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 1000, \"vmstat.pgpgout\": 100}}},"
+		       " {\"host\": \"c\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 1000, \"vmstat.pgpgout\": 100}}}]");
+	load_hosts(&o, "[{\"host\": \"c\", \"sys_summary\": {\"seconds\": 2, \"counters\": "
+		       "{\"psi.io.full_us\": 4000, \"vmstat.pgpgout\": 400}}},"
+		       " {\"host\": \"a\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 1000, \"vmstat.pgpgout\": 200}}},"
+		       " {\"host\": \"b\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 50000, \"vmstat.pgpgout\": 210}}}]");
+	t = printed(&b, &o);
+	rows = strstr(t, "Per-host system counters that changed most");
+	assert_non_null(rows);
+	assert_null(strstr(t, "  System counters that changed most")); /* runs have none */
+	/* b's +4900% first, then c's +100% (per second: 2000/s against 1000/s); a's
+	 * psi.io is unchanged; pgpgout changed alike on every host */
+	assert_non_null(strstr(rows, "+4900.0%  b            psi.io.full_us/s"));
+	assert_non_null(strstr(rows, "+100.0%  c            psi.io.full_us/s"));
+	assert_true(strstr(rows, "  b  ") < strstr(rows, "  c  "));
+	assert_null(strstr(rows, "  a  "));
+	assert_null(strstr(rows, "pgpgout"));
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+
+	/* one host on a side: nothing per host */
+	load_hosts(&b, "[{\"host\": \"a\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 1000}}}]");
+	load_hosts(&o, "[{\"host\": \"a\", \"sys_summary\": {\"seconds\": 1, \"counters\": "
+		       "{\"psi.io.full_us\": 9000}}}]");
+	assert_string_equal(printed(&b, &o), "");
+	lg_cmp_file_release(&b);
+	lg_cmp_file_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_one_sided_past_rows),
+		cmocka_unit_test(test_per_host),
 		cmocka_unit_test(test_many_runs),
 	};
 

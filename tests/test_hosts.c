@@ -56,6 +56,9 @@ static void make_run(struct lg_run *run, const char *kernel_b)
 	m->hosts[0].shared = true;
 	m->hosts[0].env = json_pack("{s:s, s:s}", "kernel", "6.1", "fs_type", "nfs");
 	m->hosts[1].env = json_pack("{s:s, s:s}", "kernel", kernel_b, "fs_type", "nfs");
+	m->hosts[1].mon = json_pack("{s:{s:f, s:{s:i}}, s:{s:i}}", "sys_summary", "seconds", 2.0,
+				    "counters", "psi.io.full_us", 820000, "kernel_messages",
+				    "count", 0);
 	m->start_skew_ms = 0.25;
 	run->multi = m;
 }
@@ -159,11 +162,89 @@ static void test_json(void **state)
 	assert_true(json_is_false(json_object_get(json_array_get(h, 1), "shared_directory")));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(json_array_get(
 				    h, 0), "env"), "kernel")), "6.1");
+	/* b's own monitor: its sys_summary and kernel_messages; a has none */
+	assert_null(json_object_get(json_array_get(h, 0), "sys_summary"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+				 json_array_get(h, 1), "sys_summary"), "counters"), "psi.io.full_us")),
+			 820000);
+	assert_non_null(json_object_get(json_array_get(h, 1), "kernel_messages"));
 	r = json_array_get(json_object_get(r, "clients"), 3);
 	assert_string_equal(json_string_value(json_object_get(r, "host")), "b");
 	assert_int_equal(json_integer_value(json_object_get(r, "rank")), 1);
 	json_decref(doc);
 	lg_run_clear(&run);
+}
+
+/* A summary of secs seconds: PSI io full io_ms ms/s, CPU idle idle %, disk sda util. */
+static json_t *summary(double io_ms, double idle, double util)
+{
+	return json_pack("{s:f, s:{s:f}, s:{s:f, s:f, s:f}}", "seconds", 2.0, "counters",
+			 "psi.io.full_us", io_ms * 2000, "gauges", "cpu.idle_pct", idle,
+			 "disk.sda.util_pct", util, "disk.sda2.util_pct", util / 2);
+}
+
+/* The hosts' text for n summaries named h0, h1, ... */
+static char *standout(json_t **sums, size_t n)
+{
+	const char *names[] = { "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lg_hosts_standout(f, names, (const json_t *const *)sums, n);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		json_decref(sums[i]);
+	return buf;
+}
+
+/* A host stands out in a figure at its floor and above 3x the others' median. */
+static void test_standout(void **state)
+{
+	json_t *s[8];
+	char *out;
+
+	(void)state;
+	/* h7's PSI io full far above the others': only that line */
+	for (int i = 0; i < 7; i++)
+		s[i] = summary(i == 3 ? 12 : 4, 90, 5);
+	s[7] = summary(410, 90, 5);
+	out = standout(s, 8);
+	assert_string_equal(out, "host h7: PSI io full 410 ms/s, others \u2264 12\n");
+	free(out);
+
+	/* alike: nothing; below the floor (30 ms/s against 1): nothing */
+	for (int i = 0; i < 3; i++)
+		s[i] = summary(i ? 100 : 80, 50, 40);
+	out = standout(s, 3);
+	assert_string_equal(out, "");
+	free(out);
+	s[0] = summary(30, 90, 5);
+	s[1] = summary(1, 90, 5);
+	s[2] = summary(1, 90, 5);
+	out = standout(s, 3);
+	assert_string_equal(out, "");
+	free(out);
+
+	/* two hosts of five stand out (the median of the others is low), CPU busy and the
+	 * host's busiest disk named; a host without a summary is no figure */
+	s[0] = summary(1, 95, 2);
+	s[1] = summary(1, 10, 90); /* 90% busy */
+	s[2] = summary(1, 95, 2);
+	s[3] = summary(1, 20, 2);  /* 80% busy */
+	s[4] = NULL;
+	out = standout(s, 5);
+	assert_string_equal(out, "host h1: CPU busy 90.0%, others \u2264 80.0\n"
+				 "host h3: CPU busy 80.0%, others \u2264 90.0\n"
+				 "host h1: disk sda util 90%, others \u2264 2\n");
+	free(out);
+
+	/* one host: no one to set it against */
+	s[0] = summary(410, 10, 90);
+	out = standout(s, 1);
+	assert_string_equal(out, "");
+	free(out);
 }
 
 int main(void)
@@ -172,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_standout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -247,11 +247,41 @@ static void canned_interval(void **state)
 	assert_false(has(sys, "counters", "disk.sda.flushes"));      /* 14-field line */
 	assert_false(has(sys, "counters", "disk.sda.discards"));
 	assert_false(has(sys, "counters", "disk.nvme9n9.reads"));
+	/* the canned cgroup v2 group /lg.slice/h1 has a cpu.pressure only */
+	assert_string_equal(lg_sysmon_cgroup(ma), "/lg.slice/h1");
+	assert_float_equal(num(sys, "counters", "cgroup.psi.cpu.some_us"), 1800000, EPS);
+	assert_float_equal(num(sys, "counters", "cgroup.psi.cpu.full_us"), 1600000, EPS);
+	assert_false(has(sys, "counters", "cgroup.psi.io.some_us"));
 	json_decref(sys);
 	lg_sys_sample_clear(&a);
 	lg_sys_sample_clear(&b);
 	lg_sysmon_destroy(ma);
 	lg_sysmon_destroy(mb);
+}
+
+/* Which cgroup's pressure is read: the v2 group of /proc/self/cgroup under the cgroup2
+ * mount, never the root (its pressure is /proc/pressure's). */
+static void cgroup_dir(void **state)
+{
+	static const char *const mounts = "proc /proc proc rw 0 0\n"
+					  "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n";
+	char dir[256];
+	size_t rel = 0;
+
+	(void)state;
+	assert_int_equal(lg_cgroup_dir("0::/user.slice/x.scope\n", mounts, dir, sizeof(dir),
+				       &rel), 0);
+	assert_string_equal(dir, "/sys/fs/cgroup/user.slice/x.scope");
+	assert_string_equal(dir + rel, "/user.slice/x.scope");
+	assert_int_equal(lg_cgroup_dir("1:cpu:/a\n0::/h1", mounts, dir, sizeof(dir), &rel), 0);
+	assert_string_equal(dir, "/sys/fs/cgroup/h1");
+	assert_int_equal(lg_cgroup_dir("0::/\n", mounts, dir, sizeof(dir), &rel), -ENOENT);
+	assert_int_equal(lg_cgroup_dir("1:cpu:/a\n", mounts, dir, sizeof(dir), &rel), -ENOENT);
+	assert_int_equal(lg_cgroup_dir("0::/gone (deleted)\n", mounts, dir, sizeof(dir), &rel),
+			 -ENOENT);
+	assert_int_equal(lg_cgroup_dir("0::/h1\n", "proc /proc proc rw 0 0\n", dir, sizeof(dir),
+				       &rel), -ENOENT);
+	assert_int_equal(lg_cgroup_dir("0::/h1\n", mounts, dir, 8, &rel), -ENAMETOOLONG);
 }
 
 static void summary_print(void **state)
@@ -284,6 +314,7 @@ int main(void)
 		cmocka_unit_test(vmstat_text),
 		cmocka_unit_test(cpu_percent_by_hand),
 		cmocka_unit_test(canned_interval),
+		cmocka_unit_test(cgroup_dir),
 		cmocka_unit_test(summary_print),
 	};
 

@@ -11,7 +11,13 @@
  * the change alone, and the rows say so. Keys equal on both sides are left out; a key on
  * one side only is a row without a change ("-" for the side without it, "n/a" for the
  * change, as compare's tables show what is missing), after those that changed; those
- * past the rows shown are named on one line below them. */
+ * past the rows shown are named on one line below them.
+ *
+ * A multi-host result also has each host's own summary (hosts[].sys_summary): below the
+ * run's rows, each host's summary is compared with the same host's (matched by name) in
+ * the same way, and the largest changes of all hosts are listed with the host's name. A
+ * key that changed alike on every host (same direction, within a factor of 2) is the
+ * run's change, not a host's, and is left out there. */
 #include "loadgen/compare/compare_sys.h"
 
 #include <errno.h>
@@ -24,22 +30,15 @@
 #define MAX_RUNS 1024 /* runs of one file looked at */
 #define MORE_ROWS 256 /* rows looked at past those shown, for keys on one side only */
 
-/* One key's comparison. */
-struct row {
-	const char *key;    /* "vmstat.pgpgout" (borrowed from the base or other document) */
-	bool counter;       /* per second */
-	double base, other; /* means over the runs; NaN on a side without the key */
-	double change_pct;  /* 100 (other - base) / base; inf when base is 0; NaN one-sided */
-	double p;           /* Welch p-value, or NaN without a test */
-};
-
 /* The rows being built, and the keys already looked at. */
 struct rows {
 	const struct lg_cmp_file *base, *other;
+	const char *host;   /* a host's own summaries (hosts[].sys_summary), or NULL: the
+			       run's sys_summary */
 	const struct lg_cmp_group *bg, *og; /* the runs of each file looked at; NULL: all */
 	double *vb, *vo;  /* room for MAX_RUNS values of each side */
 	json_t *seen;     /* the keys of the group looked at (as keys; values unused) */
-	struct row *v;    /* the rows kept (owned) */
+	struct lg_cmp_sys_row *v; /* the rows kept (owned) */
 	size_t n, cap;    /* rows kept, room in v */
 };
 
@@ -51,14 +50,28 @@ static size_t nruns(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
 	return n < MAX_RUNS ? n : MAX_RUNS;
 }
 
-/* The "sys_summary" of the j-th run of group g of f (g NULL: of f) when it counts: with
- * measured seconds (without them counters cannot be per second, and gauges alone would
- * make the rows of one file come from different runs); else NULL. */
-static const json_t *summary_of(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
-				size_t j)
+/* The hosts[] entry of run named host, or NULL. */
+static const json_t *host_of(const json_t *run, const char *host)
 {
-	const json_t *s = json_object_get(json_array_get(f->runs, g ? g->runs[j] : j),
-					  "sys_summary");
+	const json_t *h;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "hosts"), i, h)
+		if (json_is_string(json_object_get(h, "host")) &&
+		    strcmp(json_string_value(json_object_get(h, "host")), host) == 0)
+			return h;
+	return NULL;
+}
+
+/* The "sys_summary" of the j-th run of group g of f (g NULL: of f; host non-NULL: that
+ * host's own, in hosts[]) when it counts: with measured seconds (without them counters
+ * cannot be per second, and gauges alone would make the rows of one file come from
+ * different runs); else NULL. */
+static const json_t *summary_of(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+				size_t j, const char *host)
+{
+	const json_t *run = json_array_get(f->runs, g ? g->runs[j] : j);
+	const json_t *s = json_object_get(host ? host_of(run, host) : run, "sys_summary");
 
 	if (!(json_number_value(json_object_get(s, "seconds")) > 0))
 		return NULL;
@@ -66,24 +79,25 @@ static const json_t *summary_of(const struct lg_cmp_file *f, const struct lg_cmp
 }
 
 /* How many runs of group g of f count (summary_of). */
-static size_t summaries(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
+static size_t summaries(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
+			const char *host)
 {
 	size_t n = 0;
 
 	for (size_t j = 0; j < nruns(f, g); j++)
-		n += summary_of(f, g, j) != NULL;
+		n += summary_of(f, g, j, host) != NULL;
 	return n;
 }
 
 /* The values of key in every counted run of group g of f that has it: per second for
  * counters. */
 static size_t values(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
-		     const char *group, const char *key, double *out)
+		     const char *host, const char *group, const char *key, double *out)
 {
 	size_t n = 0;
 
 	for (size_t j = 0; j < nruns(f, g); j++) {
-		const json_t *s = summary_of(f, g, j);
+		const json_t *s = summary_of(f, g, j, host);
 		const json_t *v = json_object_get(json_object_get(s, group), key);
 
 		if (!json_is_number(v))
@@ -97,15 +111,16 @@ static size_t values(const struct lg_cmp_file *f, const struct lg_cmp_group *g,
 }
 
 /* The row of key, or false when it has no numbers or is equal on both sides. */
-static bool fill_row(struct rows *rs, const char *group, const char *key, struct row *r)
+static bool fill_row(struct rows *rs, const char *group, const char *key,
+		     struct lg_cmp_sys_row *r)
 {
-	size_t nb = values(rs->base, rs->bg, group, key, rs->vb);
-	size_t no = values(rs->other, rs->og, group, key, rs->vo);
+	size_t nb = values(rs->base, rs->bg, rs->host, group, key, rs->vb);
+	size_t no = values(rs->other, rs->og, rs->host, group, key, rs->vo);
 	struct lg_welch w;
 
 	if (!nb && !no)
 		return false;
-	*r = (struct row){ .key = key, .counter = group[0] == 'c',
+	*r = (struct lg_cmp_sys_row){ .key = key, .counter = group[0] == 'c',
 			   .base = nb ? lg_stat_mean(rs->vb, nb) : NAN,
 			   .other = no ? lg_stat_mean(rs->vo, no) : NAN,
 			   .change_pct = NAN, .p = NAN };
@@ -128,7 +143,7 @@ static int add_key(struct rows *rs, const char *group, const char *key)
 		return -ENOMEM;
 	if (rs->n == rs->cap) {
 		size_t cap = rs->cap ? 2 * rs->cap : 64;
-		struct row *p = realloc(rs->v, cap * sizeof(*p));
+		struct lg_cmp_sys_row *p = realloc(rs->v, cap * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
@@ -150,7 +165,7 @@ static int add_keys(struct rows *rs, const struct lg_cmp_file *f, const struct l
 		const char *key;
 		json_t *v;
 
-		json_object_foreach(json_object_get(summary_of(f, g, j), group), key, v) {
+		json_object_foreach(json_object_get(summary_of(f, g, j, rs->host), group), key, v) {
 			if ((rc = add_key(rs, group, key)))
 				break;
 		}
@@ -161,7 +176,7 @@ static int add_keys(struct rows *rs, const struct lg_cmp_file *f, const struct l
 /* Most significant first; without p-values, largest change first; one-sided keys last. */
 static int by_significance(const void *pa, const void *pb)
 {
-	const struct row *a = pa, *b = pb;
+	const struct lg_cmp_sys_row *a = pa, *b = pb;
 	bool ta = !isnan(a->p), tb = !isnan(b->p);
 	bool ca = !isnan(a->change_pct), cb = !isnan(b->change_pct);
 	int c;
@@ -178,17 +193,18 @@ static int by_significance(const void *pa, const void *pb)
 	return c ? c : (int)b->counter - (int)a->counter;
 }
 
-int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
-		    const struct lg_cmp_file *other, const struct lg_cmp_group *og,
-		    struct lg_cmp_sys_row *out, size_t max, size_t *n)
+/* The rows of the summaries of host (NULL: the runs'), most significant first. */
+static int host_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		     const struct lg_cmp_file *other, const struct lg_cmp_group *og,
+		     const char *host, struct lg_cmp_sys_row *out, size_t max, size_t *n)
 {
 	static const char *const groups[] = { "counters", "gauges" };
-	struct rows rs = { .base = base, .other = other, .bg = bg, .og = og,
+	struct rows rs = { .base = base, .other = other, .bg = bg, .og = og, .host = host,
 			   .vb = malloc(MAX_RUNS * sizeof(double)),
 			   .vo = malloc(MAX_RUNS * sizeof(double)) };
 	int rc = rs.vb && rs.vo ? 0 : -ENOMEM;
 	/* a file without summaries (--monitor off) has nothing to set against the other's */
-	bool both = summaries(base, bg) && summaries(other, og);
+	bool both = summaries(base, bg, host) && summaries(other, og, host);
 
 	*n = 0;
 	for (int g = 0; !rc && both && g < 2; g++) {
@@ -201,13 +217,18 @@ int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *b
 	if (!rc && rs.n)
 		qsort(rs.v, rs.n, sizeof(*rs.v), by_significance);
 	for (size_t i = 0; !rc && i < rs.n && *n < max; i++)
-		out[(*n)++] = (struct lg_cmp_sys_row){ rs.v[i].key, rs.v[i].counter, rs.v[i].base,
-						       rs.v[i].other, rs.v[i].change_pct,
-						       rs.v[i].p };
+		out[(*n)++] = rs.v[i];
 	free(rs.v);
 	free(rs.vb);
 	free(rs.vo);
 	return rc;
+}
+
+int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+		    const struct lg_cmp_file *other, const struct lg_cmp_group *og,
+		    struct lg_cmp_sys_row *out, size_t max, size_t *n)
+{
+	return host_rows(base, bg, other, og, NULL, out, max, n);
 }
 
 /* A mean as printed: "-" on the side without the key; from 100000 on as a whole number
@@ -232,7 +253,7 @@ static const char *ranking(const struct lg_cmp_file *base, const struct lg_cmp_g
 {
 	if (!isnan(rows[0].p))
 		return "p-value, then size of change";
-	if (summaries(base, bg) < 2 || summaries(other, og) < 2)
+	if (summaries(base, bg, NULL) < 2 || summaries(other, og, NULL) < 2)
 		return "size of change, no p-value with < 2 runs";
 	return "size of change, no p-value: no key in 2 runs on each side";
 }
@@ -252,35 +273,172 @@ static void print_one_sided(FILE *out, const struct lg_cmp_sys_row *rows, size_t
 		fputc('\n', out);
 }
 
+/* One row: change, (host,) key, the two means, the p-value. */
+static void print_row(FILE *out, const struct lg_cmp_sys_row *r, const char *host)
+{
+	char chg[32], p[32], name[160], b[32], o[32];
+
+	if (isnan(r->change_pct))
+		snprintf(chg, sizeof(chg), "n/a");
+	else if (isinf(r->change_pct))
+		snprintf(chg, sizeof(chg), "new");
+	else
+		snprintf(chg, sizeof(chg), "%+.1f%%", r->change_pct);
+	if (isnan(r->p))
+		p[0] = '\0';
+	else
+		snprintf(p, sizeof(p), "p=%.2g", r->p);
+	snprintf(name, sizeof(name), "%s%s", r->key, r->counter ? "/s" : "");
+	fmt_mean(r->base, b, sizeof(b));
+	fmt_mean(r->other, o, sizeof(o));
+	if (host)
+		fprintf(out, "    %9s  %-12s %-32s %14s -> %-14s %s\n", chg, host, name, b, o, p);
+	else
+		fprintf(out, "    %9s  %-40s %14s -> %-14s %s\n", chg, name, b, o, p);
+}
+
+/* --- Per host: each host's own summary (hosts[].sys_summary) against its own --- */
+
+/* A row of one host. */
+struct host_row {
+	const char *host;         /* its name (borrowed from base) */
+	struct lg_cmp_sys_row r;  /* its key's comparison on that host */
+};
+
+/* How a key changed across the hosts: alike on every host (the run's change, which the
+ * block above shows), or not (some host's own). */
+struct key_spread {
+	size_t hosts;   /* hosts with a change of the key */
+	double lo, hi;  /* smallest and largest change_pct among them */
+};
+
+/* The hosts[] of the first run of group g of f with two hosts or more, or NULL. */
+static const json_t *hosts_of(const struct lg_cmp_file *f, const struct lg_cmp_group *g)
+{
+	for (size_t j = 0; j < nruns(f, g); j++) {
+		const json_t *h = json_object_get(json_array_get(f->runs, g ? g->runs[j] : j),
+						  "hosts");
+
+		if (json_array_size(h) > 1)
+			return h;
+	}
+	return NULL;
+}
+
+/* Whether the change of r's key was alike on all nhosts hosts: on each, in the same
+ * direction and within a factor of 2 (or new on each). */
+static bool alike(const struct key_spread *k, size_t nhosts)
+{
+	if (k->hosts < nhosts || k->lo * k->hi <= 0)
+		return false;
+	if (isinf(k->lo) || isinf(k->hi))
+		return isinf(k->lo) && isinf(k->hi);
+	return fabs(k->hi) <= 2 * fabs(k->lo) && fabs(k->lo) <= 2 * fabs(k->hi);
+}
+
+static int by_host_significance(const void *pa, const void *pb)
+{
+	const struct host_row *a = pa, *b = pb;
+	int c = by_significance(&a->r, &b->r);
+
+	return c ? c : strcmp(a->host, b->host);
+}
+
+/* Every host's changed keys (on both sides) into v (*n rows, realloc'd), and the spread
+ * of each key across hosts in spread (key -> index into *ks). 0 or -ENOMEM. */
+static int collect_hosts(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+			 const struct lg_cmp_file *other, const struct lg_cmp_group *og,
+			 const json_t *hosts, struct host_row **v, size_t *n, json_t *spread,
+			 struct key_spread **ks)
+{
+	struct lg_cmp_sys_row *rows = malloc(MORE_ROWS * 4 * sizeof(*rows));
+	size_t i, m, nk = 0;
+	const json_t *h;
+	int rc = rows ? 0 : -ENOMEM;
+
+	json_array_foreach(rc ? NULL : hosts, i, h) {
+		const char *name = json_string_value(json_object_get(h, "host"));
+		struct host_row *p;
+
+		if (!name)
+			continue;
+		if ((rc = host_rows(base, bg, other, og, name, rows, MORE_ROWS * 4, &m)))
+			break;
+		p = realloc(*v, (*n + m + 1) * sizeof(**v));
+		*ks = p ? realloc(*ks, (nk + m + 1) * sizeof(**ks)) : *ks;
+		if (!p || !*ks) {
+			*v = p ? p : *v;
+			rc = -ENOMEM;
+			break;
+		}
+		*v = p;
+		for (size_t k = 0; k < m; k++) {
+			const json_t *at = json_object_get(spread, rows[k].key);
+			size_t x = at ? (size_t)json_integer_value(at) : nk;
+			double c = rows[k].change_pct;
+
+			if (isnan(c)) /* on one side only: nothing to rank */
+				continue;
+			if (!at && json_object_set_new(spread, rows[k].key, json_integer((json_int_t)nk++)))
+				rc = -ENOMEM;
+			if (!at)
+				(*ks)[x] = (struct key_spread){ 0, c, c };
+			(*ks)[x].hosts++;
+			(*ks)[x].lo = c < (*ks)[x].lo ? c : (*ks)[x].lo;
+			(*ks)[x].hi = c > (*ks)[x].hi ? c : (*ks)[x].hi;
+			(*v)[(*n)++] = (struct host_row){ name, rows[k] };
+		}
+	}
+	free(rows);
+	return rc;
+}
+
+/* The per-host block: each host's own counters that changed most, the changes alike on
+ * every host left out (they are the run's, shown above). */
+static void print_hosts(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
+			const struct lg_cmp_file *other, const struct lg_cmp_group *og)
+{
+	const json_t *hosts = hosts_of(base, bg);
+	json_t *spread = hosts && hosts_of(other, og) ? json_object() : NULL;
+	struct key_spread *ks = NULL;
+	struct host_row *v = NULL;
+	size_t n = 0, kept = 0;
+
+	if (spread && collect_hosts(base, bg, other, og, hosts, &v, &n, spread, &ks) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			const json_t *at = json_object_get(spread, v[i].r.key);
+
+			if (!alike(&ks[json_integer_value(at)], json_array_size(hosts)))
+				v[kept++] = v[i];
+		}
+		if (kept)
+			qsort(v, kept, sizeof(*v), by_host_significance);
+		if (kept)
+			fprintf(out, "  Per-host system counters that changed most (each host's own "
+				"summary; changes alike on every host left out; ranked by %s):\n",
+				isnan(v[0].r.p) ? "size of change" : "p-value, then size of change");
+		for (size_t i = 0; i < kept && i < LG_CMP_SYS_ROWS; i++)
+			print_row(out, &v[i].r, v[i].host);
+	}
+	json_decref(spread);
+	free(ks);
+	free(v);
+}
+
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
 		      const struct lg_cmp_file *other, const struct lg_cmp_group *og)
 {
 	struct lg_cmp_sys_row rows[LG_CMP_SYS_ROWS + MORE_ROWS];
 	size_t n;
 
-	if (lg_cmp_sys_rows(base, bg, other, og, rows, LG_CMP_SYS_ROWS + MORE_ROWS, &n) || n == 0)
-		return;
-	fprintf(out, "  System counters that changed most (per second of measured time; "
-		"ranked by %s):\n", ranking(base, bg, other, og, rows));
-	for (size_t i = 0; i < n && i < LG_CMP_SYS_ROWS; i++) {
-		const struct lg_cmp_sys_row *r = &rows[i];
-		char chg[32], p[32], name[160], b[32], o[32];
-
-		if (isnan(r->change_pct))
-			snprintf(chg, sizeof(chg), "n/a");
-		else if (isinf(r->change_pct))
-			snprintf(chg, sizeof(chg), "new");
-		else
-			snprintf(chg, sizeof(chg), "%+.1f%%", r->change_pct);
-		if (isnan(r->p))
-			p[0] = '\0';
-		else
-			snprintf(p, sizeof(p), "p=%.2g", r->p);
-		snprintf(name, sizeof(name), "%s%s", r->key, r->counter ? "/s" : "");
-		fmt_mean(r->base, b, sizeof(b));
-		fmt_mean(r->other, o, sizeof(o));
-		fprintf(out, "    %9s  %-40s %14s -> %-14s %s\n", chg, name, b, o, p);
+	if (lg_cmp_sys_rows(base, bg, other, og, rows, LG_CMP_SYS_ROWS + MORE_ROWS, &n) == 0 &&
+	    n > 0) {
+		fprintf(out, "  System counters that changed most (per second of measured time; "
+			"ranked by %s):\n", ranking(base, bg, other, og, rows));
+		for (size_t i = 0; i < n && i < LG_CMP_SYS_ROWS; i++)
+			print_row(out, &rows[i], NULL);
+		if (n > LG_CMP_SYS_ROWS)
+			print_one_sided(out, rows + LG_CMP_SYS_ROWS, n - LG_CMP_SYS_ROWS);
 	}
-	if (n > LG_CMP_SYS_ROWS)
-		print_one_sided(out, rows + LG_CMP_SYS_ROWS, n - LG_CMP_SYS_ROWS);
+	print_hosts(out, base, bg, other, og);
 }

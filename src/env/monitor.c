@@ -258,6 +258,8 @@ static json_t *summary_json(const struct lg_monitor *m)
 	if (!rc)
 		rc = json_object_update(json_object_get(s, "gauges"), means) ||
 		     json_object_set_new(s, "intervals", json_integer((json_int_t)n));
+	if (!rc && lg_sysmon_cgroup(m->sys)) /* whose cgroup.psi.* these are */
+		rc = json_object_set_new(s, "cgroup", json_string(lg_sysmon_cgroup(m->sys)));
 	json_decref(means);
 	if (rc) {
 		json_decref(s);
@@ -310,6 +312,23 @@ int lg_monitor_json(const struct lg_monitor *m, json_t *run_obj)
 		rc |= json_object_set_new(run_obj, "kernel_messages",
 					  lg_kmsg_json(m->kmsg, m->t0_ns ? m->t0_ns : m->t_create));
 	return rc ? -ENOMEM : 0;
+}
+
+json_t *lg_monitor_host_json(const struct lg_monitor *m)
+{
+	json_t *o = json_object();
+	int rc = o ? 0 : -1;
+
+	if (!rc && m && m->summary)
+		rc = json_object_set(o, "sys_summary", m->summary);
+	if (!rc && m && m->kmsg)
+		rc = json_object_set_new(o, "kernel_messages",
+					 lg_kmsg_json(m->kmsg, m->t0_ns ? m->t0_ns : m->t_create));
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 void lg_monitor_print(FILE *out, const struct lg_monitor *m)

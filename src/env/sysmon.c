@@ -27,7 +27,39 @@ struct lg_sysmon {
 	char names[LG_SYSMON_DISKS][32];              /* followed block devices */
 	const char *name_ptrs[LG_SYSMON_DISKS];       /* names[i], for lg_sysmon_disks */
 	size_t ndisks;                                /* entries in names */
+	char cgdir[PATH_MAX];                         /* our cgroup v2 group's directory
+							 (under root), "" when not followed */
+	const char *cgname;                           /* its path below the cgroup2 mount
+							 (into cgdir), or NULL */
 };
+
+/* The text of root/rel, or NULL. */
+static char *slurp(const struct lg_sysmon *m, const char *rel)
+{
+	char path[PATH_MAX + 64];
+	char *text = NULL;
+
+	snprintf(path, sizeof(path), "%s%s", m->root, rel);
+	return lg_sysinfo_slurp(path, &text) == 0 ? text : NULL;
+}
+
+/* Follow the pressure of the cgroup we run in when that is not the root: run in a
+ * container (or a test's group per fake host), that group's stalls are this host's,
+ * where /proc/pressure is the whole machine's. */
+static void find_cgroup(struct lg_sysmon *m)
+{
+	char *cg = slurp(m, "/proc/self/cgroup"), *mounts = slurp(m, "/proc/self/mounts");
+	char dir[PATH_MAX];
+	size_t rel;
+
+	if (cg && mounts && lg_cgroup_dir(cg, mounts, dir, sizeof(dir), &rel) == 0 &&
+	    (size_t)snprintf(m->cgdir, sizeof(m->cgdir), "%s%s", m->root, dir) < sizeof(m->cgdir))
+		m->cgname = m->cgdir + strlen(m->root) + rel;
+	else
+		m->cgdir[0] = '\0';
+	free(cg);
+	free(mounts);
+}
 
 int lg_sysmon_create(const char *root, const char *const *disks, size_t ndisks,
 		     struct lg_sysmon **out)
@@ -45,6 +77,7 @@ int lg_sysmon_create(const char *root, const char *const *disks, size_t ndisks,
 		m->name_ptrs[m->ndisks] = m->names[m->ndisks];
 		m->ndisks++;
 	}
+	find_cgroup(m);
 	/* a failing reader only leaves its counters absent */
 	if (m->live && procps_stat_new(&m->stat) < 0)
 		m->stat = NULL;
@@ -65,20 +98,15 @@ void lg_sysmon_destroy(struct lg_sysmon *m)
 	free(m);
 }
 
+const char *lg_sysmon_cgroup(const struct lg_sysmon *m)
+{
+	return m->cgname;
+}
+
 size_t lg_sysmon_disks(const struct lg_sysmon *m, const char *const **names)
 {
 	*names = m->name_ptrs;
 	return m->ndisks;
-}
-
-/* The text of root/rel, or NULL. */
-static char *slurp(const struct lg_sysmon *m, const char *rel)
-{
-	char path[PATH_MAX + 64];
-	char *text = NULL;
-
-	snprintf(path, sizeof(path), "%s%s", m->root, rel);
-	return lg_sysinfo_slurp(path, &text) == 0 ? text : NULL;
 }
 
 static void stat_live(struct lg_sysmon *m, struct lg_cpustat *c)
@@ -174,6 +202,15 @@ int lg_sysmon_sample(struct lg_sysmon *m, uint64_t t_ns, struct lg_sys_sample *o
 		t = slurp(m, rel);
 		if (t)
 			lg_psi_parse(t, &out->psi[r]);
+		free(t);
+	}
+	for (int r = 0; m->cgname && r < LG_PSI_NRES; r++) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s/%s.pressure", m->cgdir, lg_psi_names[r]);
+		t = NULL;
+		if (lg_sysinfo_slurp(path, &t) == 0)
+			lg_psi_parse(t, &out->cg_psi[r]);
 		free(t);
 	}
 	t = slurp(m, "/proc/vmstat");

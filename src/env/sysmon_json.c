@@ -78,20 +78,23 @@ static int cpu_json(const struct lg_sys_sample *a, const struct lg_sys_sample *b
 	return rc;
 }
 
-static int psi_json(const struct lg_sys_sample *a, const struct lg_sys_sample *b, json_t *c)
+/* The pressure a → b as counters prefix.RES.some_us / full_us ("psi", or "cgroup.psi"
+ * for our cgroup's). */
+static int psi_json(const struct lg_psi *a, const struct lg_psi *b, const char *prefix,
+		    json_t *c)
 {
 	char key[64];
 	int rc = 0;
 
 	for (int r = 0; r < LG_PSI_NRES; r++) {
-		const struct lg_psi *pa = &a->psi[r], *pb = &b->psi[r];
+		const struct lg_psi *pa = &a[r], *pb = &b[r];
 
 		if (pa->have_some && pb->have_some) {
-			snprintf(key, sizeof(key), "psi.%s.some_us", lg_psi_names[r]);
+			snprintf(key, sizeof(key), "%s.%s.some_us", prefix, lg_psi_names[r]);
 			rc |= put_int(c, key, d64(pa->some_us, pb->some_us));
 		}
 		if (pa->have_full && pb->have_full) {
-			snprintf(key, sizeof(key), "psi.%s.full_us", lg_psi_names[r]);
+			snprintf(key, sizeof(key), "%s.%s.full_us", prefix, lg_psi_names[r]);
 			rc |= put_int(c, key, d64(pa->full_us, pb->full_us));
 		}
 	}
@@ -183,7 +186,8 @@ json_t *lg_sys_interval_json(const struct lg_sysmon *m, const struct lg_sys_samp
 	size_t nd = lg_sysmon_disks(m, &names);
 	int rc = !c || !g;
 
-	rc = rc || cpu_json(a, b, c, g) || psi_json(a, b, c) || mem_json(b, g) ||
+	rc = rc || cpu_json(a, b, c, g) || psi_json(a->psi, b->psi, "psi", c) ||
+	     psi_json(a->cg_psi, b->cg_psi, "cgroup.psi", c) || mem_json(b, g) ||
 	     vm_json(a, b, c, g);
 	for (size_t i = 0; !rc && i < nd; i++)
 		if (a->have_disk[i] && b->have_disk[i])

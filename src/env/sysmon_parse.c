@@ -244,3 +244,46 @@ int lg_disk_rates(const struct lg_disk *a, const struct lg_disk *b, double secs,
 	}
 	return 0;
 }
+
+/* The mount point of the first cgroup2 line of /proc/self/mounts ("cgroup2 /sys/fs/cgroup
+ * cgroup2 rw 0 0"; spaces in it are octal escapes, left as they are), or -ENOENT. */
+static int cgroup2_mount(const char *mounts, char *out, size_t len)
+{
+	for (const char *l = mounts; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char dev[64], dir[512], type[32];
+
+		if (sscanf(l, "%63s %511s %31s", dev, dir, type) == 3 &&
+		    strcmp(type, "cgroup2") == 0) {
+			if ((size_t)snprintf(out, len, "%s", dir) >= len)
+				return -ENAMETOOLONG;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int lg_cgroup_dir(const char *cgroup, const char *mounts, char *out, size_t len, size_t *rel)
+{
+	const char *l = cgroup, *end;
+	char mnt[512];
+	int rc;
+
+	while (l && strncmp(l, "0::", 3) != 0) {
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	if (!l)
+		return -ENOENT;
+	l += 3;
+	end = strchr(l, '\n');
+	end = end ? end : l + strlen(l);
+	/* the root group: its pressure is /proc/pressure's; " (deleted)": gone */
+	if (end - l < 2 || l[0] != '/' || memchr(l, ' ', (size_t)(end - l)))
+		return -ENOENT;
+	if ((rc = cgroup2_mount(mounts, mnt, sizeof(mnt))))
+		return rc;
+	*rel = strlen(mnt);
+	if ((size_t)snprintf(out, len, "%s%.*s", mnt, (int)(end - l), l) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}

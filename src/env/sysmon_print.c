@@ -42,6 +42,23 @@ static const struct item psi_items[] = {
 	{ 0 },
 };
 
+/* the pressure of the cgroup loadgen runs in (a container's, a fake host's) */
+static const struct item cg_items[] = {
+	{ .key = "cgroup.psi.io.some_us", .label = "io some", .fmt = "%.0f ms/s", .counter = true,
+	  .scale = 1e-3 },
+	{ .key = "cgroup.psi.io.full_us", .label = "full", .fmt = "%.0f ms/s", .counter = true,
+	  .scale = 1e-3 },
+	{ .key = "cgroup.psi.memory.some_us", .label = "memory some", .fmt = "%.0f ms/s",
+	  .counter = true, .scale = 1e-3 },
+	{ .key = "cgroup.psi.memory.full_us", .label = "full", .fmt = "%.0f ms/s", .counter = true,
+	  .scale = 1e-3 },
+	{ .key = "cgroup.psi.cpu.some_us", .label = "cpu some", .fmt = "%.0f ms/s", .counter = true,
+	  .scale = 1e-3 },
+	{ .key = "cgroup.psi.cpu.full_us", .label = "full", .fmt = "%.0f ms/s", .counter = true,
+	  .scale = 1e-3 },
+	{ 0 },
+};
+
 static const struct item mem_items[] = {
 	{ .key = "meminfo.dirty_kib", .label = "dirty", .fmt = "%.1f MiB", .scale = 1.0 / 1024 },
 	{ .key = "meminfo.writeback_kib", .label = "writeback", .fmt = "%.1f MiB",
@@ -133,6 +150,7 @@ void lg_sys_summary_print(FILE *out, const json_t *summary)
 		json_number_value(json_object_get(summary, "seconds")));
 	print_line(out, summary, "CPU", cpu_items, NULL);
 	print_line(out, summary, "Pressure", psi_items, NULL);
+	print_line(out, summary, "Cgroup", cg_items, NULL);
 	print_line(out, summary, "Memory", mem_items, NULL);
 	print_line(out, summary, "Writeback", wb_items, NULL);
 	print_line(out, summary, "Reclaim", reclaim_items, NULL);

@@ -156,6 +156,22 @@ static void print_dist(FILE *out, const struct lg_run *run, bool mb)
 		f->max_client);
 }
 
+/* The hosts whose system counters stand out (each host's own monitor). */
+static void standout(FILE *out, const struct lg_multi *m)
+{
+	const char **names = calloc(m->nhosts, sizeof(*names));
+	const json_t **sums = calloc(m->nhosts, sizeof(*sums));
+
+	for (unsigned h = 0; names && sums && h < m->nhosts; h++) {
+		names[h] = m->hosts[h].name;
+		sums[h] = json_object_get(m->hosts[h].mon, "sys_summary");
+	}
+	if (names && sums)
+		lg_hosts_standout(out, names, sums, m->nhosts);
+	free(names);
+	free(sums);
+}
+
 void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 {
 	const struct lg_multi *m = run->multi;
@@ -184,5 +200,6 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 	if (run->dist)
 		print_dist(out, run, mb);
 	warn_env(out, m);
+	standout(out, m);
 	free(s);
 }

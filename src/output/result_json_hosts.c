@@ -1,5 +1,6 @@
 /* The multi-host keys of the result file (still loadgen-result/1: only new keys):
- * config.ranks, config.hosts, config.clients_total, and per run hosts[],
+ * config.ranks, config.hosts, config.clients_total, and per run hosts[] (with each
+ * host's sys_summary and kernel_messages),
  * start_skew_ms and each client's host and rank. */
 #include "loadgen/output/hosts.h"
 
@@ -50,6 +51,11 @@ static json_t *hosts_json(const struct lg_run *run)
 				      "last_client_done_s", fin(s[i].last_done_s), "latency_ns",
 				      latency_json(&s[i].lat));
 
+		/* its own monitor's figures (mpi_hosts.c): sys_summary, kernel_messages */
+		if (o && h->mon && json_object_update(o, h->mon)) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (json_array_append_new(a, o)) {
 			json_decref(a);
 			a = NULL;

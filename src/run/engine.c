@@ -543,6 +543,7 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
 	run->per_client = (enum lg_per_client)cfg->per_client;
 	run->client_histograms = cfg->per_client == LG_PER_CLIENT_ALL;
+	run->mon = e.mon; /* the finish sends it to rank 0 from each host's first rank */
 	if (!rc) { /* rank 0 gets every rank's clients reduced */
 		uint64_t t_fin = lg_now_ns();
 		struct rusage ru;
@@ -555,10 +556,10 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 				run->multi->max_rss_kib = ru.ru_maxrss;
 		}
 	}
-	if (!rc) {
-		run->mon = e.mon;
+	if (!rc)
 		e.mon = NULL;
-	}
+	else
+		run->mon = NULL; /* still the engine's, destroyed in teardown */
 	if (!rc && !run->shm) {
 		run->shm = e.shm;
 		run->shm_len = e.shm_len;

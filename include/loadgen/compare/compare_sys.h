@@ -31,7 +31,9 @@ struct lg_cmp_sys_row {
 int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
 		    const struct lg_cmp_file *other, const struct lg_cmp_group *og,
 		    struct lg_cmp_sys_row *out, size_t max, size_t *n);
-/* Print those rows (nothing when a side has no sys_summary). */
+/* Print those rows (nothing when a side has no sys_summary), then, when both files hold
+ * several hosts' own summaries (hosts[].sys_summary), the largest per-host changes, each
+ * naming its host (host matched by name; changes alike on every host left out). */
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
 		      const struct lg_cmp_file *other, const struct lg_cmp_group *og);
 

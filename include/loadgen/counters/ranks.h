@@ -25,6 +25,8 @@ struct lg_host_info {
 	unsigned ranks;         /* ranks that ran on it */
 	bool shared;            /* every rank on it saw rank 0's run directory */
 	json_t *env;            /* environment its first rank recorded (owned), or NULL */
+	json_t *mon;            /* its first rank's monitor: {"sys_summary", "kernel_messages"}
+				   as far as recorded (owned), or NULL */
 };
 
 /* One host's clients added up where they ran (the ranks of a host reduce their clients'
@@ -65,8 +67,10 @@ static inline void lg_multi_destroy(struct lg_multi *m)
 {
 	if (!m)
 		return;
-	for (unsigned i = 0; m->hosts && i < m->nhosts; i++)
+	for (unsigned i = 0; m->hosts && i < m->nhosts; i++) {
 		json_decref(m->hosts[i].env);
+		json_decref(m->hosts[i].mon);
+	}
 	free(m->hosts);
 	free(m->ranks);
 	free(m->rows);

@@ -39,6 +39,10 @@ void lg_monitor_end(struct lg_monitor *m);
  * "vmstat_diff" and "kernel_messages", as far as they were recorded. 0 or -ENOMEM, also
  * when lg_monitor_end could not build the summary or vmstat_diff (no run without them). */
 int lg_monitor_json(const struct lg_monitor *m, json_t *run_obj);
+/* This host's figures, which the first rank of each host of a multi-host run sends to
+ * rank 0: {"sys_summary", "kernel_messages"} as far as recorded ({} for m NULL). New
+ * reference, or NULL on -ENOMEM. */
+json_t *lg_monitor_host_json(const struct lg_monitor *m);
 /* The short block of system counters and the kernel message box, for the text report. */
 void lg_monitor_print(FILE *out, const struct lg_monitor *m);
 

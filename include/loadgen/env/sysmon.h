@@ -100,6 +100,8 @@ struct lg_sys_sample {
 	uint64_t t_ns;                        /* CLOCK_MONOTONIC when it was taken */
 	struct lg_cpustat cpu;                /* /proc/stat */
 	struct lg_psi psi[LG_PSI_NRES];       /* /proc/pressure/ *; absent where no PSI */
+	struct lg_psi cg_psi[LG_PSI_NRES];    /* <res>.pressure of the cgroup (v2) we run in,
+						 when that is not the root; else absent */
 	struct lg_meminfo mem;                /* /proc/meminfo */
 	struct lg_vmstat vm;                  /* /proc/vmstat (owned) */
 	struct lg_disk disks[LG_SYSMON_DISKS]; /* the followed devices' lines */
@@ -122,6 +124,12 @@ int lg_vmstat_parse(const char *text, struct lg_vmstat *out);
 /* The counter called name: 0 with *v set, or -ENOENT. */
 int lg_vmstat_get(const struct lg_vmstat *vm, const char *name, uint64_t *v);
 void lg_vmstat_clear(struct lg_vmstat *vm);
+/* The directory of the cgroup v2 group we run in, from the texts of /proc/self/cgroup
+ * (its "0::/path" line) and /proc/self/mounts (where cgroup2 is mounted), into out
+ * (mount point + path; *rel: where the path starts in out). 0, or -ENOENT when there is
+ * no v2 group or it is the root (whose pressure is the system's, /proc/pressure),
+ * -ENAMETOOLONG. */
+int lg_cgroup_dir(const char *cgroup, const char *mounts, char *out, size_t len, size_t *rel);
 /* Parse /proc/stat's text ("cpu" line, ctxt, procs_running, procs_blocked); used on
  * canned snapshots and where libproc2 is missing. 0 or -EINVAL. */
 int lg_cpustat_parse(const char *text, struct lg_cpustat *out);
@@ -166,6 +174,9 @@ int lg_sysmon_create(const char *root, const char *const *disks, size_t ndisks,
 void lg_sysmon_destroy(struct lg_sysmon *m);
 /* Take a sample at t_ns; what cannot be read stays absent. Returns 0 or -ENOMEM. */
 int lg_sysmon_sample(struct lg_sysmon *m, uint64_t t_ns, struct lg_sys_sample *out);
+/* The cgroup whose pressure is sampled as cgroup.psi.* ("/h1", relative to the cgroup2
+ * mount), or NULL when none is (we run in the root group, or there is no cgroup v2). */
+const char *lg_sysmon_cgroup(const struct lg_sysmon *m);
 /* The names of the followed block devices. */
 size_t lg_sysmon_disks(const struct lg_sysmon *m, const char *const **names);
 void lg_sys_sample_clear(struct lg_sys_sample *s);

@@ -32,6 +32,11 @@ int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out);
  * client finished), the fairness across hosts and a warning when hosts differ in
  * kernel, filesystem type or mount options. Prints nothing for a one-host run. */
 void lg_report_hosts(FILE *out, const struct lg_run *run, bool once);
+/* Print a line for each host whose system counters stand out among the n hosts (names[i],
+ * summaries[i]: its "sys_summary", or NULL): "host h7: PSI io full 410 ms/s, others ≤ 12"
+ * (report_hosts_sys.c says when a host stands out). Nothing when the hosts are alike. */
+void lg_hosts_standout(FILE *out, const char *const *names, const json_t *const *summaries,
+		       size_t n);
 /* Add the multi-host keys to a result document built by lg_result_json_build from runs:
  * config.ranks, config.hosts, and in each run hosts[], start_skew_ms and host/rank of
  * each client. Nothing for one-host runs. 0 or -ENOMEM. */

@@ -43,6 +43,10 @@ int lg_mpi_reduce(struct lg_coord *c, struct lg_run *run, const void *stats, siz
 /* The finish hook (mpi_result.c). */
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen);
+/* At the finish, after the hosts are known (mpi_hosts.c): the first rank of each host
+ * sends rank 0 its monitor's summary and kernel messages (run->mon), which rank 0 stores
+ * in run->multi's hosts. Collective. 0, -EIO or -ENOMEM. */
+int lg_mpi_hosts(struct lg_coord *c, struct lg_run *run);
 #endif
 
 #endif

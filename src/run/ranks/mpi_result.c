@@ -329,6 +329,8 @@ int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, siz
 		rc = gather_lost(c, run);
 	if (!rc)
 		rc = gather_ranks(c, run);
+	if (!rc)
+		rc = lg_mpi_hosts(c, run);
 	if (!rc && run->multi) {
 		run->multi->rows = rows;
 		run->multi->gathered = gather;
