@@ -232,25 +232,32 @@ static int client_histograms(json_t *j, const struct lg_run *run,
 	for (size_t i = 0; i < cs->ntypes && i < run->ntypes; i++) {
 		const struct lg_type_stats *t = &cs->types[i];
 
+		json_t *row;
+
 		if (!t->count && !t->errors)
 			continue;
-		if (put(types, type_label(run, i),
-			json_pack("{s:I, s:I, s:I, s:I, s:o}", "count", I(t->count),
-				  "errors", I(t->errors), "bytes_read", I(t->bytes_read),
-				  "bytes_written", I(t->bytes_written),
-				  "histogram", histogram_json(&t->hist)))) {
+		row = json_pack("{s:I, s:I, s:I, s:I}", "count", I(t->count), "errors",
+				I(t->errors), "bytes_read", I(t->bytes_read), "bytes_written",
+				I(t->bytes_written));
+		/* one value at a time: set_new and put take row and histogram even when they
+		 * fail, json_pack with a NULL "o" would not say what it freed */
+		if (row && json_object_set_new(row, "histogram", histogram_json(&t->hist))) {
+			json_decref(row);
+			row = NULL;
+		}
+		if (put(types, type_label(run, i), row)) {
 			free(h);
 			json_decref(types);
 			return -ENOMEM;
 		}
 	}
-	if (json_object_set_new(j, "histogram", histogram_json(h)) ||
-	    json_object_set_new(j, "types", types)) {
+	if (json_object_set_new(j, "histogram", histogram_json(h))) {
 		free(h);
+		json_decref(types);
 		return -ENOMEM;
 	}
 	free(h);
-	return 0;
+	return json_object_set_new(j, "types", types) ? -ENOMEM : 0; /* takes types */
 }
 
 static json_t *client_json(const struct lg_run *run, const struct lg_client_stats *cs,
