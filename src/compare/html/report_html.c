@@ -314,7 +314,9 @@ static int load_all(char **paths, size_t n, struct lg_cmp_file *files)
 		    init_file(paths[i], doc, &files[i], err, sizeof(err)) != 0) {
 			fprintf(stderr, "loadgen report: %s\n", err);
 			rc = -EINVAL;
+			continue;
 		}
+		lg_cmp_log_notes(stderr, "loadgen report", paths[i], files[i].doc);
 	}
 	return rc;
 }
