@@ -53,7 +53,7 @@ static void cut_log(void **state)
 	const json_t *run, *cut;
 	struct lg_cmp_file f;
 	json_t *doc;
-	char err[512], note[256];
+	char err[512], note[LG_CMP_NOTE_MAX];
 
 	(void)state;
 	put("{\"clients\":4,\"repeat\":1}",
@@ -95,7 +95,8 @@ static void cut_log(void **state)
 			    "latency_ns");
 	assert_true(lg_cmp_partial_note(doc, note, sizeof(note)));
 	assert_string_equal(note, "partial run (log cut off after 2.0 s): totals from the "
-			    "timeline; latency percentiles not available");
+			    "timeline (2 intervals: 150 ops, 1000 bytes read, 4002000 bytes "
+			    "written); latency percentiles not available");
 	/* compare reads it like any result */
 	assert_int_equal(lg_cmp_file_init(path, doc, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.nruns, 1);
@@ -108,7 +109,7 @@ static void cut_log(void **state)
 static void cut_sweep(void **state)
 {
 	json_t *doc;
-	char err[512], note[256];
+	char err[512], note[LG_CMP_NOTE_MAX];
 
 	(void)state;
 	put("{\"clients\":1,\"client_counts\":[1,2],\"repeat\":2}",
@@ -124,14 +125,15 @@ static void cut_sweep(void **state)
 	assert_true(json_is_null(json_object_get(json_object_get(doc, "log_cut_off"),
 						 "dropped_line")));
 	assert_true(lg_cmp_partial_note(doc, note, sizeof(note)));
-	assert_non_null(strstr(note, "partial runs (log cut off after 2.0 s of run 3)"));
+	assert_non_null(strstr(note, "partial runs (log cut off after 2.0 s of run 3): totals "
+				    "from the timeline (4 intervals: 10 ops,"));
 	json_decref(doc);
 }
 
 static void complete_log(void **state)
 {
 	json_t *doc;
-	char err[512], note[256];
+	char err[512], note[LG_CMP_NOTE_MAX];
 
 	(void)state;
 	put("{}", IV(0, 1.0, 1, 0, 0, 1)

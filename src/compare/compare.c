@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"change the runs could detect, and latency per op type. With more than two files\n"
 		"or client sweeps, one table per metric with a column per file.\n"
 		"A verdict needs at least 2 runs in each file (loadgen --repeat K).\n"
+		"A --log file is read too; one cut off mid-run (no result line) as a partial\n"
+		"run: throughput from its intervals, no latency percentiles, said as such.\n"
 		"With '--', the files between separators are batches of one setup (kernel A\n"
 		"booted twice); with 2 or more batches on each side, the verdict is on the\n"
 		"batch means, so the spread between batches counts. Options come before the\n"

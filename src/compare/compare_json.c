@@ -211,7 +211,7 @@ static json_t *cells_json(const struct cmp_table *t, size_t i, json_t **only)
 static json_t *partial_json(const struct lg_cmp_file *f)
 {
 	const json_t *missing = json_object_get(json_object_get(f->doc, "log_cut_off"), "missing");
-	char note[256];
+	char note[LG_CMP_NOTE_MAX];
 
 	if (!lg_cmp_partial_note(f->doc, note, sizeof(note)))
 		return json_null();

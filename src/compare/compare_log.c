@@ -15,6 +15,7 @@
 #include "loadgen/env/runlog.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,28 +141,41 @@ static json_t *run_json(const struct log_run *r, json_int_t clients)
 	return o;
 }
 
-/* "partial run (log cut off after 7.0 s): ..." for a log of nruns runs. */
-static void note_of(size_t nruns, double after_s, char *buf, size_t len)
+/* "partial run (log cut off after 7.0 s): totals from the timeline (...); latency
+ * percentiles not available" for the runs[0..n-1] of a log. */
+static void note_of(const struct log_run *runs, size_t n, double after_s, char *buf,
+		    size_t len)
 {
-	if (nruns == 1)
-		snprintf(buf, len, "partial run (log cut off after %.1f s): totals from the "
-			 "timeline; latency percentiles not available", after_s);
-	else
-		snprintf(buf, len, "partial runs (log cut off after %.1f s of run %zu): totals "
-			 "from the timeline; latency percentiles not available", after_s, nruns);
+	uint64_t ops = 0, rd = 0, wr = 0;
+	size_t nint = 0;
+	char at[64] = "";
+
+	for (size_t r = 0; r < n; r++) {
+		ops += runs[r].ops;
+		rd += runs[r].rd;
+		wr += runs[r].wr;
+		nint += json_array_size(runs[r].timeline);
+	}
+	if (n > 1)
+		snprintf(at, sizeof(at), " of run %zu", n);
+	snprintf(buf, len, "partial run%s (log cut off after %.1f s%s): totals from the "
+		 "timeline (%zu interval%s: %" PRIu64 " ops, %" PRIu64 " bytes read, %" PRIu64
+		 " bytes written); latency percentiles not available", n > 1 ? "s" : "", after_s,
+		 at, nint, nint == 1 ? "" : "s", ops, rd, wr);
 }
 
-static json_t *cut_json(const struct lg_runlog_info *info, size_t nruns, double after_s)
+static json_t *cut_json(const struct lg_runlog_info *info, const struct log_run *runs,
+		       size_t nruns, double after_s)
 {
 	json_t *missing = json_array();
-	char note[256];
+	char note[LG_CMP_NOTE_MAX];
 
 	for (size_t i = 0; missing && i < sizeof(missing_keys) / sizeof(*missing_keys); i++)
 		if (json_array_append_new(missing, json_string(missing_keys[i]))) {
 			json_decref(missing);
 			missing = NULL;
 		}
-	note_of(nruns, after_s, note, sizeof(note));
+	note_of(runs, nruns, after_s, note, sizeof(note));
 	return json_pack("{s:s, s:I, s:o, s:o, s:I, s:I, s:f, s:o}", "note", note,
 			 "lines", (json_int_t)info->lines,
 			 "dropped_line", info->torn_tail ? json_integer((json_int_t)info->torn_line)
@@ -202,7 +216,7 @@ static json_t *doc_of(const json_t *header, const struct lg_runlog_info *info,
 					       json_array_size(runs[r].timeline) - 1), "t_s",
 				&after_s);
 	}
-	if (doc && json_object_set_new(doc, CUT_KEY, cut_json(info, n, after_s))) {
+	if (doc && json_object_set_new(doc, CUT_KEY, cut_json(info, runs, n, after_s))) {
 		json_decref(doc);
 		doc = NULL;
 	}
@@ -330,7 +344,7 @@ void lg_cmp_log_notes(FILE *f, const char *prog, const char *path, const json_t 
 {
 	const json_t *cut = json_object_get(doc, CUT_KEY);
 	const json_t *line = json_object_get(cut, "dropped_line");
-	char note[256];
+	char note[LG_CMP_NOTE_MAX];
 
 	if (!cut)
 		return;

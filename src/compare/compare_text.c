@@ -321,7 +321,7 @@ static int print_pairs(const struct cmp_table *t)
  * they lack, before any figure of theirs is read as whole. */
 static void print_partial(const struct cmp_table *t)
 {
-	char note[256];
+	char note[LG_CMP_NOTE_MAX];
 
 	for (size_t i = 0; i < t->cli->npaths; i++)
 		if (!t->skip[i] && lg_cmp_partial_note(t->files[i].doc, note, sizeof(note)))

@@ -170,9 +170,11 @@ int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen);
  * log cut off before its first interval: nothing measured to read). */
 int lg_cmp_log_load(const char *path, json_t **out, char *err, size_t errlen);
 /* One line saying doc is partial: a cut-off log's note ("partial run (log cut off
- * after 7.0 s): totals from the timeline; latency percentiles not available"), or "N of
- * M runs partial" for a result with runs of status "partial". False (buf untouched)
- * when neither. */
+ * after 7.0 s): totals from the timeline (7 intervals: 1200 ops, 0 bytes read, 4800000
+ * bytes written); latency percentiles not available"), or "N of M runs partial" for a
+ * result with runs of status "partial". False (buf untouched) when neither; buf of
+ * LG_CMP_NOTE_MAX holds it whole. */
+#define LG_CMP_NOTE_MAX 320
 bool lg_cmp_partial_note(const json_t *doc, char *buf, size_t len);
 /* For a cut-off log's document, its notes on f, each "PROG: PATH...": the last line
  * cut short and dropped (with its line number), and lg_cmp_partial_note. Nothing for a

@@ -460,7 +460,7 @@ static json_t *hollow_json(struct build *b)
 static json_t *partial_json(const json_t *doc)
 {
 	const json_t *cut = json_object_get(doc, "log_cut_off");
-	char note[256];
+	char note[LG_CMP_NOTE_MAX];
 
 	if (!lg_cmp_partial_note(doc, note, sizeof(note)))
 		return json_null();
