@@ -130,6 +130,27 @@ static void cut_sweep(void **state)
 	json_decref(doc);
 }
 
+/* Runs as the lines name them: a gap, a large index, lines out of order; no more runs
+ * than the lines give. */
+static void runs_as_named(void **state)
+{
+	json_t *doc;
+	char err[512];
+
+	(void)state;
+	put("{}", IV(999999, 1.0, 5, 0, 0, 1) IV(0, 1.0, 1, 0, 0, 1) IV(7, 1.0, 3, 0, 0, 1)
+	    IV(0, 2.0, 2, 0, 0, 1));
+	assert_int_equal(lg_cmp_log_load(path, &doc, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 3);
+	assert_int_equal(int_of(run_of(doc, 0), "ops"), 3);
+	assert_int_equal(int_of(run_of(doc, 1), "ops"), 3);
+	assert_int_equal(int_of(run_of(doc, 2), "ops"), 5);
+	json_decref(doc);
+	put("{}", IV(1000000, 1.0, 5, 0, 0, 1));
+	assert_int_equal(lg_cmp_log_load(path, &doc, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2:1: interval line: \"run\" is not a run index"));
+}
+
 static void complete_log(void **state)
 {
 	json_t *doc;
@@ -187,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cut_log),
 		cmocka_unit_test(cut_sweep),
+		cmocka_unit_test(runs_as_named),
 		cmocka_unit_test(complete_log),
 		cmocka_unit_test(nothing_to_read),
 	};

@@ -32,6 +32,7 @@ static const char *const missing_keys[] = {
 
 /* One run of the log, as its lines add up. */
 struct log_run {
+	uint64_t index;    /* its "run" in the log */
 	json_t *timeline;  /* its interval lines, without type and run (owned) */
 	json_t *messages;  /* its kernel message lines, likewise (owned) */
 	uint64_t ops;      /* sum of the intervals' ops */
@@ -207,7 +208,7 @@ static json_t *doc_of(const json_t *header, const struct lg_runlog_info *info,
 	}
 	for (size_t r = 0; doc && r < n; r++) {
 		if (json_array_append_new(a, run_json(&runs[r], count_of_run(
-				json_object_get(header, "config"), r)))) {
+				json_object_get(header, "config"), runs[r].index)))) {
 			json_decref(doc);
 			doc = NULL;
 		}
@@ -223,7 +224,77 @@ static json_t *doc_of(const json_t *header, const struct lg_runlog_info *info,
 	return doc;
 }
 
-/* Sort the kept lines into runs[0..n-1] (n: info->runs). 0, or -errno with err. */
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The "type" of a line that belongs to a run (interval, kmsg), else NULL. */
+static const char *run_line(const json_t *o)
+{
+	const char *type = json_string_value(json_object_get(o, "type"));
+
+	if (type && (strcmp(type, "interval") == 0 || strcmp(type, "kmsg") == 0))
+		return type;
+	return NULL; /* the header, and lines of later versions */
+}
+
+/* The runs the interval lines name, each once in ascending index, into *out (*n of
+ * them, each with its arrays): as many as the lines say, whatever index they give. 0,
+ * or -errno with err. */
+static int runs_named(const char *path, const json_t *lines, struct log_run **out,
+		      size_t *n, char *err, size_t errlen)
+{
+	uint64_t *idx = calloc(json_array_size(lines) + 1, sizeof(*idx)), r;
+	const json_t *o;
+	size_t k, m = 0;
+	int rc = idx ? 0 : -ENOMEM;
+
+	*out = NULL;
+	*n = 0;
+	json_array_foreach(rc ? NULL : lines, k, o) {
+		const char *type = run_line(o);
+
+		if (!type)
+			continue;
+		if (!count_of(o, "run", &r) || r >= MAX_RUNS) {
+			rc = lg_errf(err, errlen, -EINVAL, "%s:%zu:1: %s line: \"run\" is not a run"
+				     " index", path, k + 1, type);
+			break;
+		}
+		if (strcmp(type, "interval") == 0)
+			idx[m++] = r;
+	}
+	if (!rc) {
+		qsort(idx, m, sizeof(*idx), cmp_u64);
+		for (k = 0; k < m; k++)
+			if (k == 0 || idx[k] != idx[*n - 1])
+				idx[(*n)++] = idx[k];
+		*out = calloc(*n + 1, sizeof(**out));
+		rc = *out ? 0 : -ENOMEM;
+	}
+	for (k = 0; !rc && k < *n; k++) {
+		(*out)[k].index = idx[k];
+		(*out)[k].timeline = json_array();
+		(*out)[k].messages = json_array();
+		if (!(*out)[k].timeline || !(*out)[k].messages)
+			rc = -ENOMEM;
+	}
+	free(idx);
+	if (rc == -ENOMEM)
+		lg_errf(err, errlen, rc, "%s: %s", path, strerror(ENOMEM));
+	return rc;
+}
+
+/* The run of index r among runs[0..n-1], or NULL. */
+static struct log_run *run_at(struct log_run *runs, size_t n, uint64_t r)
+{
+	return bsearch(&r, runs, n, sizeof(*runs), cmp_u64); /* index is the first member */
+}
+
+/* Sort the kept lines into runs[0..n-1]. 0, or -errno with err. */
 static int fill_runs(const char *path, const json_t *lines, struct log_run *runs, size_t n,
 		     char *err, size_t errlen)
 {
@@ -232,22 +303,20 @@ static int fill_runs(const char *path, const json_t *lines, struct log_run *runs
 	int rc = 0;
 
 	json_array_foreach(lines, k, o) {
-		const char *type = json_string_value(json_object_get(o, "type"));
+		const char *type = run_line(o);
+		struct log_run *run;
 		uint64_t r;
-		bool interval = type && strcmp(type, "interval") == 0;
 
-		if (!type || (!interval && strcmp(type, "kmsg") != 0))
-			continue; /* the header, and lines of later versions */
-		if (!count_of(o, "run", &r) || r >= MAX_RUNS)
-			return lg_errf(err, errlen, -EINVAL, "%s:%zu:1: %s line: \"run\" is not a "
-				       "run index", path, k + 1, type);
-		if (r >= n) /* a kernel message of a run that measured nothing yet */
+		if (!type || !count_of(o, "run", &r)) /* run was checked by runs_named */
 			continue;
-		if (interval) {
-			rc = add_interval(path, k, o, &runs[r], err, errlen);
+		run = run_at(runs, n, r);
+		if (!run) /* a kernel message of a run that measured nothing yet */
+			continue;
+		if (strcmp(type, "interval") == 0) {
+			rc = add_interval(path, k, o, run, err, errlen);
 		} else {
-			runs[r].trouble += json_is_string(json_object_get(o, "trouble"));
-			if (json_array_append_new(runs[r].messages, entry_of(o)))
+			run->trouble += json_is_string(json_object_get(o, "trouble"));
+			if (json_array_append_new(run->messages, entry_of(o)))
 				rc = lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		}
 		if (rc)
@@ -262,8 +331,8 @@ static int partial_doc(const char *path, const struct lg_runlog_info *info, json
 {
 	const json_t *header = json_array_get(lines, 0);
 	const char *type = json_string_value(json_object_get(header, "type"));
-	size_t line, col, n = info->runs;
-	struct log_run *runs;
+	size_t line, col, n = 0;
+	struct log_run *runs = NULL;
 	int rc = 0;
 
 	cut_at(info, &line, &col);
@@ -273,20 +342,12 @@ static int partial_doc(const char *path, const struct lg_runlog_info *info, json
 	if (info->intervals == 0)
 		return lg_errf(err, errlen, -EINVAL, "%s:%zu:%zu: the log is cut off before its "
 			       "first interval: no measurement to read", path, line, col);
-	runs = calloc(n, sizeof(*runs));
-	if (!runs)
-		return lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
-	for (size_t r = 0; !rc && r < n; r++) {
-		runs[r].timeline = json_array();
-		runs[r].messages = json_array();
-		if (!runs[r].timeline || !runs[r].messages)
-			rc = lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
-	}
+	rc = runs_named(path, lines, &runs, &n, err, errlen);
 	if (!rc)
 		rc = fill_runs(path, lines, runs, n, err, errlen);
 	if (!rc && !(*out = doc_of(header, info, runs, n)))
 		rc = lg_errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
-	for (size_t r = 0; r < n; r++) {
+	for (size_t r = 0; runs && r < n; r++) {
 		json_decref(runs[r].timeline);
 		json_decref(runs[r].messages);
 	}
