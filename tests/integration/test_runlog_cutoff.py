@@ -2,7 +2,8 @@
 what survives) is read by `loadgen report` and `loadgen compare` as a partial run: status
 partial, totals equal to the sums of the log's interval lines, the note that says so and
 that latency percentiles are not available, never a percentile made up. Killed in both
-modes (threads, --processes: the whole process group, clients too). A log truncated in
+modes (threads, --processes: the whole session, clients too) and on 2 MPI ranks
+(mpirun and every rank, rank 0 the log's writer). A log truncated in
 the middle of its last line still reads (that line dropped, said on stderr); an empty
 file, garbage, or a log cut before its first interval is refused: exit 2, FILE:LINE:COL.
 Runs on a tmpfs mounted in the test's directory when root (else in the directory)."""
@@ -16,7 +17,7 @@ import subprocess
 import time
 
 import report_browser as rb
-from lgtest import LOADGEN, check, skip, tmpdir
+from lgtest import LOADGEN, check, mpi_env, skip, tmpdir
 
 NOTE = re.compile(r"partial run \(log cut off after ([0-9.]+) s\): totals from the timeline "
                   r"\((\d+) intervals?: (\d+) ops, (\d+) bytes read, (\d+) bytes written\); "
@@ -43,31 +44,42 @@ def whole_intervals(path):
         return 0
 
 
-def group_alive(pgid):
-    try:
-        os.killpg(pgid, 0)
-        return True
-    except ProcessLookupError:
-        return False
+def session(sid):
+    """The live processes of session sid (the run's own: it was started in a new one;
+    mpirun puts each rank in a process group of its own, but not in another session)."""
+    pids = []
+    for p in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                st = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if st[3] == str(sid) and st[0] != "Z":  # field 6, session; not a zombie
+            pids.append(int(p))
+    return pids
 
 
-def killed_run(name, *extra):
-    """A 12 s run killed with SIGKILL, every process of its group, after 5 intervals
+def killed_run(name, *extra, launcher=(), env=None):
+    """A 12 s run killed with SIGKILL, every process of its session, after 5 intervals
     (about 5 s): its log's path."""
     log, res = os.path.join(d, name + ".log"), os.path.join(d, name + ".json")
-    proc = subprocess.Popen([LOADGEN, "-t", "12", "--warmup", "0", "-q", "--log", log,
-                             "--json", res, "-D", target] + list(extra) + ["4"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, cwd=d)
+    proc = subprocess.Popen(list(launcher) + [LOADGEN, "-t", "12", "--warmup", "0", "-q",
+                                              "--log", log, "--json", res, "-D", target] +
+                            list(extra) + ["4"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True, cwd=d, env=env)
     deadline = time.time() + 60
     while time.time() < deadline and whole_intervals(log) < 5 and proc.poll() is None:
         time.sleep(0.1)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
     deadline = time.time() + 10
-    while group_alive(proc.pid) and time.time() < deadline:
+    while session(proc.pid) and time.time() < deadline:
+        for pid in session(proc.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         time.sleep(0.1)
-    check(not group_alive(proc.pid), f"{name}: every process of the run is gone")
+    proc.wait()
+    check(not session(proc.pid), f"{name}: every process of the run is gone")
     check(not os.path.exists(res), f"{name}: killed before it wrote its result")
     for x in os.listdir(target):  # the run directory the kill left
         shutil.rmtree(os.path.join(target, x), ignore_errors=True)
@@ -131,6 +143,15 @@ logs = [killed_run("threads"), killed_run("procs", "--processes")]
 for name, log in zip(("threads", "procs"), logs):
     check(sums(log)["n"] >= 5, f"{name}: the log has the intervals up to the kill")
     check_report(name, log)
+# on MPI, rank 0 (the log's writer) dies with every other rank and mpirun
+mpirun = shutil.which("mpirun")
+version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
+if mpirun and "(MPI)" in version:
+    log = killed_run("mpi", launcher=[mpirun, "--oversubscribe", "-np", "2"], env=mpi_env())
+    check(sums(log)["n"] >= 5, "mpi: the log has the intervals up to the kill")
+    check_report("mpi", log)
+else:
+    skip("a cut log of an MPI job: no mpirun, or loadgen built without MPI")
 
 # the page in a browser: drawn without error, the note above the charts
 if shutil.which("chromium") or shutil.which("chromium-browser"):
