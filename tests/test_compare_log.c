@@ -135,7 +135,7 @@ static void cut_sweep(void **state)
 static void runs_as_named(void **state)
 {
 	json_t *doc;
-	char err[512];
+	char err[512], note[LG_CMP_NOTE_MAX];
 
 	(void)state;
 	put("{}", IV(999999, 1.0, 5, 0, 0, 1) IV(0, 1.0, 1, 0, 0, 1) IV(7, 1.0, 3, 0, 0, 1)
@@ -145,6 +145,8 @@ static void runs_as_named(void **state)
 	assert_int_equal(int_of(run_of(doc, 0), "ops"), 3);
 	assert_int_equal(int_of(run_of(doc, 1), "ops"), 3);
 	assert_int_equal(int_of(run_of(doc, 2), "ops"), 5);
+	assert_true(lg_cmp_partial_note(doc, note, sizeof(note)));
+	assert_non_null(strstr(note, "(log cut off after 1.0 s of run 1000000)"));
 	json_decref(doc);
 	put("{}", IV(1000000, 1.0, 5, 0, 0, 1));
 	assert_int_equal(lg_cmp_log_load(path, &doc, err, sizeof(err)), -EINVAL);

@@ -108,8 +108,8 @@ static int add_interval(const char *path, size_t k, const json_t *o, struct log_
 }
 
 /* A sweep's runs are each count's --repeat runs in order, so with a fixed repeat the
- * run index names its count; otherwise (one count, --repeat auto) the log does not say
- * and compare goes by config.clients. 0 when unknown. */
+ * run index names its count. Otherwise the log does not say (one count: compare goes
+ * by config.clients; a sweep with --repeat auto: no way to tell). 0 when unknown. */
 static json_int_t count_of_run(const json_t *config, size_t run)
 {
 	const json_t *counts = json_object_get(config, "client_counts");
@@ -157,8 +157,8 @@ static void note_of(const struct log_run *runs, size_t n, double after_s, char *
 		wr += runs[r].wr;
 		nint += json_array_size(runs[r].timeline);
 	}
-	if (n > 1)
-		snprintf(at, sizeof(at), " of run %zu", n);
+	if (n > 1) /* the run it was in, counted from 1 as the text report does */
+		snprintf(at, sizeof(at), " of run %" PRIu64, runs[n - 1].index + 1);
 	snprintf(buf, len, "partial run%s (log cut off after %.1f s%s): totals from the "
 		 "timeline (%zu interval%s: %" PRIu64 " ops, %" PRIu64 " bytes read, %" PRIu64
 		 " bytes written); latency percentiles not available", n > 1 ? "s" : "", after_s,
