@@ -172,6 +172,9 @@
 		}
 		if (h.config) { d = add(kv, 'div'); add(d, 'h3', {}, 'Configuration'); kvTable(d, h.config); }
 		if (h.env) { d = add(kv, 'div'); add(d, 'h3', {}, 'Environment'); kvTable(d, h.env); }
+		if (f.partial)
+			add(sec, 'p', { 'class': 'note partial', 'data-partial': f.name }, f.name + ': ' + f.partial.note +
+				(f.partial.missing ? ' (not in the log: ' + f.partial.missing.join(', ') + ')' : '') + '.');
 		var bad = f.runs.filter(function (r) { return r.status !== 'complete'; });
 		if (bad.length)
 			add(sec, 'p', { 'class': 'note' }, bad.length + ' run(s) did not complete (' +

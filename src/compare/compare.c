@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"change the runs could detect, and latency per op type. With more than two files\n"
 		"or client sweeps, one table per metric with a column per file.\n"
 		"A verdict needs at least 2 runs in each file (loadgen --repeat K).\n"
+		"A --log file is read too; one cut off mid-run (no result line) as a partial\n"
+		"run: throughput from its intervals, no latency percentiles, said as such.\n"
 		"With '--', the files between separators are batches of one setup (kernel A\n"
 		"booted twice); with 2 or more batches on each side, the verdict is on the\n"
 		"batch means, so the spread between batches counts. Options come before the\n"
@@ -204,7 +206,8 @@ static void warn_incomplete(const struct lg_cmp_file *f)
 	const json_t *run;
 	size_t r;
 
-	json_array_foreach(f->runs, r, run) {
+	/* a cut-off log's runs are all partial, as its note said */
+	json_array_foreach(json_object_get(f->doc, "log_cut_off") ? NULL : f->runs, r, run) {
 		const char *st = json_string_value(json_object_get(run, "status"));
 
 		if (st && strcmp(st, "complete") != 0)
@@ -233,6 +236,7 @@ static size_t load_all(struct cmp_table *t)
 			t->skip[i] = "unreadable";
 			continue;
 		}
+		lg_cmp_log_notes(stderr, "loadgen compare", c->paths[i], t->files[i].doc);
 		warn_incomplete(&t->files[i]);
 		if (i > 0 && !t->skip[0])
 			t->skip[i] = lg_cmp_incomparable(&t->files[0], &t->files[i]);

@@ -311,25 +311,6 @@ fail:
 	return rc;
 }
 
-/* A --log file: its last line is the result; without it, say what the log holds. */
-static int load_log(const char *path, json_t **out, char *err, size_t errlen)
-{
-	struct lg_runlog_info info;
-	char what[256];
-	json_t *doc;
-	int rc = lg_runlog_read(path, &doc, &info, err, errlen);
-
-	if (rc)
-		return rc;
-	if (!info.complete) {
-		json_decref(doc);
-		lg_runlog_describe(&info, what, sizeof(what));
-		return lg_errf(err, errlen, -EINVAL, "%s: %s", path, what);
-	}
-	*out = doc;
-	return 0;
-}
-
 int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen)
 {
 	json_t *doc;
@@ -358,7 +339,7 @@ int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen)
 	}
 	if (lg_runlog_is_log(f)) {
 		fclose(f);
-		return load_log(path, out, err, errlen);
+		return lg_cmp_log_load(path, out, err, errlen);
 	}
 	doc = json_loadf(f, 0, &je);
 	fclose(f);

@@ -206,6 +206,19 @@ static json_t *cells_json(const struct cmp_table *t, size_t i, json_t **only)
 	return a;
 }
 
+/* "partial" of a file: {note, missing (the result keys a cut-off log cannot give, or
+ * null)}, or null for a whole result. */
+static json_t *partial_json(const struct lg_cmp_file *f)
+{
+	const json_t *missing = json_object_get(json_object_get(f->doc, "log_cut_off"), "missing");
+	char note[LG_CMP_NOTE_MAX];
+
+	if (!lg_cmp_partial_note(f->doc, note, sizeof(note)))
+		return json_null();
+	return json_pack("{s:s, s:o}", "note", note,
+			 "missing", missing ? json_deep_copy(missing) : json_null());
+}
+
 static json_t *comparison_json(const struct cmp_table *t, size_t i)
 {
 	json_t *diffs = json_array(), *by, *only, *doc;
@@ -218,8 +231,9 @@ static json_t *comparison_json(const struct cmp_table *t, size_t i)
 		diffs = NULL;
 	}
 	by = cells_json(t, i, &only);
-	doc = json_pack("{s:s, s:I, s:o}", "file", t->files[i].path, "runs",
-			(json_int_t)t->files[i].nruns, "setup_differences", diffs);
+	doc = json_pack("{s:s, s:I, s:o, s:o}", "file", t->files[i].path, "runs",
+			(json_int_t)t->files[i].nruns, "partial", partial_json(&t->files[i]),
+			"setup_differences", diffs);
 	if (doc && only && json_object_update(doc, only)) {
 		json_decref(doc);
 		doc = NULL;
@@ -243,13 +257,14 @@ int lg_cmp_print_json(const struct cmp_table *t, int status)
 			cmps = NULL;
 		}
 	}
-	doc = json_pack("{s:s, s:f, s:f, s:f, s:o, s:{s:s, s:I}, s:o, s:i}",
+	doc = json_pack("{s:s, s:f, s:f, s:f, s:o, s:{s:s, s:I, s:o}, s:o, s:i}",
 			"schema", LG_COMPARE_SCHEMA, "alpha", c->opts.alpha,
 			"power", LG_COMPARE_POWER, "min_effect_pct", c->opts.min_effect_pct,
 			"fail_if_slower_pct", c->fail_if_slower ? json_real(c->slower_pct)
 								: json_null(),
 			"baseline", "file", t->files[0].path, "runs",
-			(json_int_t)t->files[0].nruns, "comparisons", cmps,
+			(json_int_t)t->files[0].nruns, "partial", partial_json(&t->files[0]),
+			"comparisons", cmps,
 			"exit_status", status);
 	if (!doc || json_dumpf(doc, stdout, JSON_INDENT(2)) != 0 || putchar('\n') == EOF)
 		rc = -ENOMEM;

@@ -317,12 +317,24 @@ static int print_pairs(const struct cmp_table *t)
 	return 0;
 }
 
+/* Files that are partial (a log cut off mid-run, runs that lost clients or ranks): what
+ * they lack, before any figure of theirs is read as whole. */
+static void print_partial(const struct cmp_table *t)
+{
+	char note[LG_CMP_NOTE_MAX];
+
+	for (size_t i = 0; i < t->cli->npaths; i++)
+		if (!t->skip[i] && lg_cmp_partial_note(t->files[i].doc, note, sizeof(note)))
+			printf("Partial: %s: %s\n", t->files[i].path, note);
+}
+
 int lg_cmp_print_text(const struct cmp_table *t)
 {
 	printf("Baseline: %s (", t->files[0].path);
 	if (t->files[0].nbatches > 1)
 		printf("%zu batches, ", t->files[0].nbatches);
 	printf("%zu run%s)\n", t->files[0].nruns, t->files[0].nruns == 1 ? "" : "s");
+	print_partial(t);
 	if (!t->sweep && t->cli->npaths == 2)
 		return print_pairs(t);
 	for (size_t i = 1; i < t->cli->npaths; i++)

@@ -184,7 +184,7 @@ static void count_line(json_t *o, struct lg_runlog_info *info, json_t **result)
 }
 
 int lg_runlog_read(const char *path, json_t **result, struct lg_runlog_info *info,
-		   char *err, size_t errlen)
+		   json_t **lines, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -194,9 +194,16 @@ int lg_runlog_read(const char *path, json_t **result, struct lg_runlog_info *inf
 
 	*result = NULL;
 	memset(info, 0, sizeof(*info));
+	if (lines && !(*lines = json_array())) {
+		if (f)
+			fclose(f);
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	if (!f) {
+		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		goto out;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
 		json_error_t je;
@@ -209,7 +216,10 @@ int lg_runlog_read(const char *path, json_t **result, struct lg_runlog_info *inf
 		lineno++;
 		o = json_loads(line, 0, &je);
 		if (!o && last) {
-			info->torn_tail = true; /* cut short by the crash: what came before stands */
+			/* cut short by the crash: what came before stands */
+			info->torn_tail = true;
+			info->torn_line = lineno;
+			info->torn_bytes = (size_t)n;
 			break;
 		}
 		if (!o || !json_is_object(o)) {
@@ -220,24 +230,26 @@ int lg_runlog_read(const char *path, json_t **result, struct lg_runlog_info *inf
 			break;
 		}
 		count_line(o, info, result);
-		json_decref(o);
+		/* line k of the file is element k - 1: every line before it parsed */
+		if (lines && json_array_append_new(*lines, o)) {
+			snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+			rc = -ENOMEM;
+			break;
+		}
+		if (!lines)
+			json_decref(o);
 	}
 	free(line);
 	fclose(f);
+out:
 	info->complete = !rc && *result && !info->torn_tail;
 	if (rc) {
 		json_decref(*result);
 		*result = NULL;
+		if (lines) {
+			json_decref(*lines);
+			*lines = NULL;
+		}
 	}
 	return rc;
-}
-
-void lg_runlog_describe(const struct lg_runlog_info *info, char *buf, size_t len)
-{
-	snprintf(buf, len, "truncated log (no final result line%s): %zu complete line%s, "
-		 "%zu interval%s of %u run%s up to t=%.1f s, %zu kernel message%s",
-		 info->torn_tail ? "; the last line is cut short" : "", info->lines,
-		 info->lines == 1 ? "" : "s", info->intervals, info->intervals == 1 ? "" : "s",
-		 info->runs, info->runs == 1 ? "" : "s", info->last_t_s, info->kmsgs,
-		 info->kmsgs == 1 ? "" : "s");
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <limits.h>
 
 #include <jansson.h>
@@ -155,10 +156,30 @@ typedef void (*lg_cmp_diff_fn)(const char *key, const json_t *base, const json_t
 /* Read and check the result file at path (lg_cmp_doc_load, lg_cmp_file_init). 0, or
  * their errors. */
 int lg_cmp_file_load(const char *path, struct lg_cmp_file *out, char *err, size_t errlen);
-/* Read the result at path (a result JSON, or the result line of a complete --log) into
- * *out (a new reference), unchecked. 0, or -errno / -EINVAL with err filled as "PATH:
- * why" or "PATH:LINE:COL: why" (JSON syntax errors). */
+/* Read the result at path (a result JSON, or a --log: lg_cmp_log_load) into *out (a new
+ * reference), unchecked. 0, or -errno / -EINVAL with err filled as "PATH: why" or
+ * "PATH:LINE:COL: why" (JSON syntax errors, a log with nothing to read). */
 int lg_cmp_doc_load(const char *path, json_t **out, char *err, size_t errlen);
+/* Read the --log file at path as a result (compare_log.c): a complete log's result
+ * line; a log cut off mid-run (no result line, maybe a last line cut short, which is
+ * dropped) as a partial result built from its lines: the header's env, config and
+ * workload, runs of status "partial" with their timeline, totals summed from it and
+ * kernel messages, no latency percentiles, and "log_cut_off" (note, lines, dropped_line,
+ * dropped_bytes, runs, intervals, after_s, missing: the result keys it cannot give).
+ * 0, or -errno / -EINVAL with err "PATH:LINE:COL: why" (a bad line before the last; a
+ * log cut off before its first interval: nothing measured to read). */
+int lg_cmp_log_load(const char *path, json_t **out, char *err, size_t errlen);
+/* One line saying doc is partial: a cut-off log's note ("partial run (log cut off
+ * after 7.0 s): totals from the timeline (7 intervals: 1200 ops, 0 bytes read, 4800000
+ * bytes written); latency percentiles not available"), or "N of M runs partial" for a
+ * result with runs of status "partial". False (buf untouched) when neither; buf of
+ * LG_CMP_NOTE_MAX holds it whole. */
+#define LG_CMP_NOTE_MAX 320
+bool lg_cmp_partial_note(const json_t *doc, char *buf, size_t len);
+/* For a cut-off log's document, its notes on f, each "PROG: PATH...": the last line
+ * cut short and dropped (with its line number), and lg_cmp_partial_note. Nothing for a
+ * whole result. */
+void lg_cmp_log_notes(FILE *f, const char *prog, const char *path, const json_t *doc);
 /* Check an already parsed document; takes over the caller's reference to doc (also on
  * failure). 0, or -EINVAL / -ENOMEM with err filled as "PATH: why"; -ENODATA when the
  * document is a sound result whose every run measured nothing

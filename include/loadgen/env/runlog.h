@@ -8,7 +8,9 @@
  *   {"type":"result", "result":{...}}      the whole result document, last
  * The file is fdatasync'd after every interval by a small thread of its own, so a slow
  * journal commit never delays the master; after a crash everything up to the last
- * interval is on disk. A log without its result line is "truncated". */
+ * interval is on disk. A log without its result line was cut off mid-run (its process
+ * or machine died): `loadgen report` and `compare` read it as a partial run
+ * (compare_log.c). */
 #ifndef LOADGEN_RUNLOG_H
 #define LOADGEN_RUNLOG_H
 
@@ -42,17 +44,21 @@ struct lg_runlog_info {
 	size_t kmsgs;        /* kernel message lines */
 	unsigned runs;       /* runs that have at least one interval */
 	double last_t_s;     /* t_s of the last interval line, or 0 */
-	bool torn_tail;      /* the last line is cut short (does not parse) */
+	bool torn_tail;      /* the last line is cut short (does not parse): dropped */
+	size_t torn_line;    /* that line's number (from 1), when torn_tail */
+	size_t torn_bytes;   /* the bytes of it that were there, when torn_tail */
 };
 
 /* Whether the file open at f (rewound afterwards) starts like a loadgen log. */
 bool lg_runlog_is_log(FILE *f);
 /* Read the log at path: *result gets a new reference to its result document when the
- * log is complete (else NULL), info what it holds. 0, or a negative errno with err filled
- * ("PATH:LINE:COL: why" for a bad line that is not the last). */
+ * log is complete (else NULL), info what it holds. A last line that does not parse is
+ * the write a crash cut short: dropped (info->torn_tail), never an error. With lines
+ * non-NULL, *lines gets a new array of every line kept, in order (line k of the file
+ * is element k - 1), so a log cut off mid-run can be read for what it holds. 0, or a
+ * negative errno with err filled ("PATH:LINE:COL: why" for a bad line that is not the
+ * last); *result and *lines are NULL then. */
 int lg_runlog_read(const char *path, json_t **result, struct lg_runlog_info *info,
-		   char *err, size_t errlen);
-/* One line describing a truncated log's contents, for messages. */
-void lg_runlog_describe(const struct lg_runlog_info *info, char *buf, size_t len);
+		   json_t **lines, char *err, size_t errlen);
 
 #endif

@@ -265,11 +265,14 @@ static void usage(FILE *f)
 		"A run that measured nothing (its setup failed, or it was stopped before its\n"
 		"measured phase) is shown with what went wrong: status, failure, phases,\n"
 		"unexpected results, kernel messages, system counters and environment.\n"
+		"A --log file is read too; one cut off mid-run (no result line) as a partial\n"
+		"run: its timeline and the totals summed from it, no latency percentiles.\n"
 		"The page opens offline; it fetches nothing.\n\n"
 		"  -o, --output FILE   write the page to FILE (atomically); default or '-': stdout\n"
 		"  -h, --help          this help\n\n"
-		"Exit status: 0 written, 2 usage error, unreadable or foreign result file, or\n"
-		"output that cannot be written.\n");
+		"Exit status: 0 written (also of a partial run), 2 usage error, unreadable or\n"
+		"foreign result file, a log with nothing measured, or output that cannot be\n"
+		"written.\n");
 }
 
 static int bad_usage(const char *what, const char *arg)
@@ -314,7 +317,9 @@ static int load_all(char **paths, size_t n, struct lg_cmp_file *files)
 		    init_file(paths[i], doc, &files[i], err, sizeof(err)) != 0) {
 			fprintf(stderr, "loadgen report: %s\n", err);
 			rc = -EINVAL;
+			continue;
 		}
+		lg_cmp_log_notes(stderr, "loadgen report", paths[i], files[i].doc);
 	}
 	return rc;
 }

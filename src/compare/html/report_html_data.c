@@ -455,6 +455,19 @@ static json_t *hollow_json(struct build *b)
 	return out;
 }
 
+/* {note, after_s, missing} of a partial file (a log cut off mid-run, runs that lost
+ * clients), the banner of its part of the page; null for a whole result. */
+static json_t *partial_json(const json_t *doc)
+{
+	const json_t *cut = json_object_get(doc, "log_cut_off");
+	char note[LG_CMP_NOTE_MAX];
+
+	if (!lg_cmp_partial_note(doc, note, sizeof(note)))
+		return json_null();
+	return json_pack("{s:s, s:O?, s:O?}", "note", note, "after_s",
+			 json_object_get(cut, "after_s"), "missing", json_object_get(cut, "missing"));
+}
+
 static json_t *file_json(struct build *b)
 {
 	const json_t *cfg = json_object_get(b->f->doc, "config");
@@ -475,7 +488,8 @@ static json_t *file_json(struct build *b)
 			"ops_s", summary_json(b->f->ops, b->f->nruns, b->f->ngroups > 1),
 			"stall_threshold_ms", thr > 0 ? json_real(thr) : json_null(),
 			"runs", runs_json(b->f, thr), "groups", groups);
-	if (out && copy_optional(b->f->doc, out)) {
+	if (out && (copy_optional(b->f->doc, out) ||
+		    json_object_set_new(out, "partial", partial_json(b->f->doc)))) {
 		json_decref(out);
 		out = NULL;
 	}
