@@ -551,6 +551,22 @@ MUTANTS = [
      "if (!alike(&ks[json_integer_value(at)], json_array_size(hosts)))",
      "if (1 || !alike(&ks[json_integer_value(at)], json_array_size(hosts)))",
      "unit_compare_sys"),
+    # --- issue 29: the ranks' stats reduced up a tree ---
+    ("reduce-drops-higher-ranks", "src/run/ranks/mpi_reduce.c",
+     "\t\tlg_client_stats_add(b, (struct lg_client_stats *)tmp);", "\t\t(void)tmp;",
+     "integration_test_mpi_reduce"),
+    ("reduce-phase-clients-not-added", "src/counters/counters.c",
+     "\t\td->clients += b->clients;", "\t\td->clients = b->clients;", "unit_counters"),
+    ("dist-tie-to-higher-id", "src/counters/client_dist.c",
+     "src->min_client < dst->min_client", "src->min_client > dst->min_client",
+     "unit_client_dist"),
+    ("summary-drops-noted-rows", "src/run/ranks/mpi_reduce.c",
+     "\t\tif (noted(cs) && mine < LG_PER_CLIENT_NOTED_MAX)",
+     "\t\tif (0 && noted(cs) && mine < LG_PER_CLIENT_NOTED_MAX)",
+     "integration_test_mpi_reduce"),
+    ("rows-all-the-first-client", "src/run/ranks/mpi_reduce.c",
+     "\t\tcl[k] = row_at(map, k);", "\t\tcl[k] = row_at(map, 0);",
+     "integration_test_mpi_reduce"),
 ]
 
 
