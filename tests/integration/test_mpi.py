@@ -6,13 +6,14 @@ Skips (77) when the launcher is missing or the binary was built without MPI."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
-from lgtest import (LOADGEN, MPI_RANK_SH, MPIEXEC, check, doc_block, mpi_cmd, mpi_env,
-                    mpi_rank_of, skip, tmpdir, write)
+from lgtest import (LOADGEN, MPI_FLAVOUR, MPI_RANK_SH, MPIEXEC, check, doc_block, mpi_cmd,
+                    mpi_env, mpi_rank_of, skip, tmpdir, write)
 
 if not MPIEXEC:
     print("SKIP: no MPI launcher (Debian: openmpi-bin, or mpich for an MPICH build)")
@@ -229,6 +230,24 @@ p = mpirun(2, ["-q", "--run-once", "--repeat", "auto:0.001:3", "-c", wl, "-D", d
 check(p.returncode == 0 and p.stdout.count("clients 2 run ") == 3,
       f"--repeat auto under MPI: 3 runs, every rank stops together ({p.returncode})",
       p.stdout + p.stderr)
+
+# --- the other MPI's launcher (Debian's mpirun with an MPICH build, or hydra with an
+# Open MPI one): every rank alone in its world; refused (exit 2), nothing run ---
+other = {"mpich": "mpirun.openmpi", "openmpi": "mpiexec.hydra"}.get(MPI_FLAVOUR)
+other = other and shutil.which(other)
+if other:
+    d = tmpdir()
+    cmd = [other] + (["--oversubscribe"] if "openmpi" in other else []) + [
+        "-n", "2", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "--json",
+        os.path.join(d, "o.json"), "1"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+    check(p.returncode == 2 and "sees a world of 1" in p.stderr,
+          f"{os.path.basename(other)} with a {MPI_FLAVOUR} build: exit 2, the launcher "
+          f"named ({p.returncode})", p.stderr)
+    check(not os.path.exists(os.path.join(d, "o.json")) and
+          not any(x.startswith("loadgen.") for x in os.listdir(d)), "nothing was run")
+else:
+    skip(f"the other MPI's launcher is not installed (a {MPI_FLAVOUR} build): its refusal")
 
 # --- mismatched workloads (MPMD): exit 2 everywhere, one message from rank 0 ---
 d = tmpdir()
