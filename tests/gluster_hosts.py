@@ -195,7 +195,8 @@ class GlusterHosts:
 # Run "$@" on the GlusterFS host of this MPI rank (tests/gluster_hosts.py).
 k={self.k}
 if [ -n "$LG_GLUSTER_HOST" ]; then h=$LG_GLUSTER_HOST
-else h=$(( ${{OMPI_COMM_WORLD_RANK:-0}} * k / ${{OMPI_COMM_WORLD_SIZE:-1}} + 1 ))
+else h=$(( ${{OMPI_COMM_WORLD_RANK:-${{PMI_RANK:-0}}}} * k /
+           ${{OMPI_COMM_WORLD_SIZE:-${{PMI_SIZE:-1}}}} + 1 ))
 fi
 # --wd: entering a mount namespace would start the command in / (a relative path to the
 # program, or the program's relative arguments, would then miss)

@@ -10,6 +10,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,6 +109,54 @@ def _exit_skipped():
 
 def listdir(path):
     return sorted(os.listdir(path))
+
+
+def _mpi_launcher():
+    """The launcher of the MPI the binary links and that MPI ('openmpi', 'mpich' or
+    'other'), as the build found them (cmake/mpi_launcher.cmake; ctest passes them in
+    LOADGEN_MPIEXEC and LOADGEN_MPI_FLAVOUR); run by hand without them, mpirun on PATH
+    as Open MPI (Debian's default). (None, None) when there is none."""
+    path = os.environ.get("LOADGEN_MPIEXEC", "")
+    flavour = os.environ.get("LOADGEN_MPI_FLAVOUR", "")
+    if path.endswith("-NOTFOUND"):
+        return None, flavour or None
+    if not path:
+        return shutil.which("mpirun"), flavour or "openmpi"
+    return path, flavour or "other"
+
+
+MPIEXEC, MPI_FLAVOUR = _mpi_launcher()
+# The variable that holds a rank's number in its environment: Open MPI's, or the PMI
+# one of MPICH's hydra (and of other PMI launchers).
+MPI_RANK_VARS = ("OMPI_COMM_WORLD_RANK", "PMI_RANK")
+# The same in sh, for a script a launcher runs as each rank
+MPI_RANK_SH = "${OMPI_COMM_WORLD_RANK:-$PMI_RANK}"
+
+
+def mpi_cmd(np, argv, *more, bind_none=False):
+    """The command that starts np ranks of argv (a list) with MPIEXEC, then for each
+    further (np, argv) pair in more, as many ranks of that (MPMD, ':'). Open MPI's
+    mpirun is told to oversubscribe (more ranks than cores here); hydra does by default.
+    bind_none: ranks not bound to cores (Open MPI binds them by default, hydra not)."""
+    if MPI_FLAVOUR == "openmpi":
+        head, flag = [MPIEXEC, "--oversubscribe"], "-np"
+        if bind_none:
+            head += ["--bind-to", "none"]
+    else:  # MPICH's hydra and the MPI standard's mpiexec: -n
+        head, flag = [MPIEXEC], "-n"
+    cmd = head + [flag, str(np)] + list(argv)
+    for n, a in more:
+        cmd += [":", flag, str(n)] + list(a)
+    return cmd
+
+
+def mpi_rank_of(environ):
+    """A rank's number from its environment (bytes keys, as /proc/PID/environ gives
+    them), or None."""
+    for var in MPI_RANK_VARS:
+        if var.encode() in environ:
+            return int(environ[var.encode()])
+    return None
 
 
 def mpi_env(base=None):

@@ -22,7 +22,8 @@ import signal
 import subprocess
 import time
 
-from lgtest import LOADGEN, SOURCE, check, mpi_env, run, skip, tmpdir, write
+from lgtest import (LOADGEN, MPIEXEC, SOURCE, check, mpi_cmd, mpi_env, mpi_rank_of, run, skip,
+                    tmpdir, write)
 
 d = tmpdir()
 target = os.path.join(d, "t")
@@ -101,10 +102,9 @@ check(ends[1] < 1.5 and ends[2] > 1.8 and min(after) >= ends[2],
       f"before it arrived ({ends}, {after})")
 
 # --- two ranks ---------------------------------------------------------------------
-MPIRUN = shutil.which("mpirun")
 version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
-if not MPIRUN or "(MPI)" not in version:
-    skip("mpirun or an MPI build of loadgen is missing: the barriers across ranks")
+if not MPIEXEC or "(MPI)" not in version:
+    skip("an MPI launcher or an MPI build of loadgen is missing: the barriers across ranks")
     raise SystemExit(0)
 
 
@@ -119,9 +119,9 @@ def rank_pids(top):
             env = open(p + "/environ", "rb").read().split(b"\0") if ours else []
         except OSError:
             continue
-        for e in env:
-            if e.startswith(b"OMPI_COMM_WORLD_RANK="):
-                found[int(e.split(b"=")[1])] = int(p[6:])
+        rank = mpi_rank_of(dict(e.split(b"=", 1) for e in env if b"=" in e))
+        if rank is not None:
+            found[rank] = int(p[6:])
     return found
 
 
@@ -130,8 +130,8 @@ def start(tag, extra=()):
     top = os.path.join(d, tag)
     os.mkdir(top)
     jp = os.path.join(d, tag + ".json")
-    p = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", "2", LOADGEN, "-q", "-c", HOLD,
-                          "-D", top, "--json", jp, *extra, "2"], env=mpi_env(),
+    p = subprocess.Popen(mpi_cmd(2, [LOADGEN, "-q", "-c", HOLD, "-D", top, "--json", jp,
+                                     *extra, "2"]), env=mpi_env(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t0 = time.monotonic()
     ranks = {}

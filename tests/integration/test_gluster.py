@@ -20,12 +20,11 @@ Skips (77) without glusterd, the FUSE client, root, mpirun or an MPI build."""
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 
-from lgtest import LOADGEN, SOURCE, check, mpi_env, write
+from lgtest import LOADGEN, MPIEXEC, SOURCE, check, mpi_cmd, mpi_env, write
 
 sys.path.insert(0, os.path.join(SOURCE, "tests"))
 import gluster_hosts  # noqa: E402
@@ -37,9 +36,8 @@ def give_up(why):
     sys.exit(77)
 
 
-MPIRUN = shutil.which("mpirun")
-if not MPIRUN:
-    give_up("mpirun not found (Debian: openmpi-bin)")
+if not MPIEXEC:
+    give_up("no MPI launcher (Debian: openmpi-bin, or mpich for an MPICH build)")
 version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
 if "(MPI)" not in version:
     give_up("loadgen was built without MPI (LOADGEN_MPI=OFF)")
@@ -51,7 +49,7 @@ ENV = mpi_env()
 
 
 def mpirun(g, np, args, timeout=240):
-    cmd = [MPIRUN, "--oversubscribe", "-np", str(np), g.on_host, LOADGEN] + args
+    cmd = mpi_cmd(np, [g.on_host, LOADGEN] + args)
     return subprocess.run(cmd, capture_output=True, text=True, env=g.env(ENV),
                           timeout=timeout)
 
@@ -171,9 +169,9 @@ cleanup:
 
         # a block of client 1's file changed through host k's own mount between the write
         # phase and the read-back: the peer that reads it reports it, naming both
-        proc = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", str(k), g.on_host, LOADGEN,
-                                 "-q", "--verify", "-c", xv, "-p", "pause=3s", "-D", g.mount,
-                                 "--json", os.path.join(out, "bad.json"), "2"],
+        proc = subprocess.Popen(mpi_cmd(k, [g.on_host, LOADGEN, "-q", "--verify", "-c", xv,
+                                            "-p", "pause=3s", "-D", g.mount, "--json",
+                                            os.path.join(out, "bad.json"), "2"]),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=g.env(ENV))
         t0 = time.monotonic()

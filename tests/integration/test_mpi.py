@@ -1,7 +1,8 @@
-"""Many hosts on MPI: ranks on localhost under mpirun, each rank in its own UTS namespace
-(its own host name, with unshare -u) where per-host grouping is tested.
+"""Many hosts on MPI: ranks on localhost under the launcher of the binary's MPI (Open MPI's
+mpirun, MPICH's mpiexec.hydra: lgtest.mpi_cmd), each rank in its own UTS namespace (its
+own host name, with unshare -u) where per-host grouping is tested.
 
-Skips (77) when mpirun is missing or the binary was built without MPI."""
+Skips (77) when the launcher is missing or the binary was built without MPI."""
 import json
 import os
 import re
@@ -11,11 +12,11 @@ import subprocess
 import sys
 import time
 
-from lgtest import LOADGEN, check, doc_block, mpi_env, skip, tmpdir, write
+from lgtest import (LOADGEN, MPI_FLAVOUR, MPI_RANK_SH, MPIEXEC, check, doc_block, mpi_cmd,
+                    mpi_env, mpi_rank_of, skip, tmpdir, write)
 
-MPIRUN = shutil.which("mpirun")
-if not MPIRUN:
-    print("SKIP: mpirun not found (Debian: openmpi-bin)")
+if not MPIEXEC:
+    print("SKIP: no MPI launcher (Debian: openmpi-bin, or mpich for an MPICH build)")
     sys.exit(77)
 version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
 if "(MPI)" not in version:
@@ -27,7 +28,7 @@ ENV = mpi_env()
 # h<JOIN>); with TINY, rank TINY_RANK (1) also gets a private tmpfs of TINY over the
 # target directory (so it does not see the other ranks' run directory).
 RANK_SCRIPT = r'''
-r=$OMPI_COMM_WORLD_RANK
+r=@RANK@
 h=$r
 if [ -n "$JOIN" ] && [ "$r" -ge "$JOIN" ]; then h=$JOIN; fi
 hostname "h$h" || exit 97
@@ -35,18 +36,18 @@ if [ -n "$TINY" ] && [ "$r" = "$TINY_RANK" ]; then
   mount -t tmpfs -o "size=$TINY" none "$TARGET" || exit 98
 fi
 exec "$@"
-'''
+'''.replace("@RANK@", MPI_RANK_SH)
 unshare_ok = subprocess.run(["unshare", "-u", "-m", "--propagation", "private", "true"],
                             capture_output=True).returncode == 0
 
 
 def mpirun(np, args, hosts=False, tiny=None, target=None, timeout=120, popen=False,
            tiny_rank=1, join=None):
-    cmd = [MPIRUN, "--oversubscribe", "-np", str(np)]
+    cmd = []
     if hosts:
         cmd += ["unshare", "-u", "-m", "--propagation", "private", "sh", "-c", RANK_SCRIPT,
                 "sh"]
-    cmd += [LOADGEN] + args
+    cmd = mpi_cmd(np, cmd + [LOADGEN] + args)
     env = dict(ENV, TINY=tiny or "", TARGET=target or "", TINY_RANK=str(tiny_rank),
                JOIN="" if join is None else str(join))
     if popen:
@@ -230,11 +231,28 @@ check(p.returncode == 0 and p.stdout.count("clients 2 run ") == 3,
       f"--repeat auto under MPI: 3 runs, every rank stops together ({p.returncode})",
       p.stdout + p.stderr)
 
+# --- the other MPI's launcher (Debian's mpirun with an MPICH build, or hydra with an
+# Open MPI one): every rank alone in its world; refused (exit 2), nothing run ---
+other = {"mpich": "mpirun.openmpi", "openmpi": "mpiexec.hydra"}.get(MPI_FLAVOUR)
+other = other and shutil.which(other)
+if other:
+    d = tmpdir()
+    cmd = [other] + (["--oversubscribe"] if "openmpi" in other else []) + [
+        "-n", "2", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "--json",
+        os.path.join(d, "o.json"), "1"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
+    check(p.returncode == 2 and "sees a world of 1" in p.stderr,
+          f"{os.path.basename(other)} with a {MPI_FLAVOUR} build: exit 2, the launcher "
+          f"named ({p.returncode})", p.stderr)
+    check(not os.path.exists(os.path.join(d, "o.json")) and
+          not any(x.startswith("loadgen.") for x in os.listdir(d)), "nothing was run")
+else:
+    skip(f"the other MPI's launcher is not installed (a {MPI_FLAVOUR} build): its refusal")
+
 # --- mismatched workloads (MPMD): exit 2 everywhere, one message from rank 0 ---
 d = tmpdir()
-cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-p", "count=1",
-       "-D", d, "--run-once", "2", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-p",
-       "count=2", "-D", d, "--run-once", "2"]
+cmd = mpi_cmd(1, [LOADGEN, "-q", "-c", wl, "-p", "count=1", "-D", d, "--run-once", "2"],
+              (1, [LOADGEN, "-q", "-c", wl, "-p", "count=2", "-D", d, "--run-once", "2"]))
 p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
 check(p.returncode == 2, f"mismatched -p: exit 2 ({p.returncode})", p.stderr)
 msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
@@ -244,8 +262,8 @@ check(not any(x.startswith("loadgen.") for x in os.listdir(d)), "nothing was cre
 
 # different sweeps (each rank would run other counts): refused alike, before anything runs
 d = tmpdir()
-cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once",
-       "1,2", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1,2,3"]
+cmd = mpi_cmd(1, [LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1,2"],
+              (1, [LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1,2,3"]))
 p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
 check(p.returncode == 2, f"different sweeps: exit 2 ({p.returncode})", p.stderr)
 msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
@@ -254,8 +272,8 @@ check(len(msgs) == 1 and "rank 1" in msgs[0] and "NCLIENTS" in msgs[0],
 
 # --keep on one rank only (who removes the run directory, and cleanup_left): refused too
 d = tmpdir()
-cmd = [MPIRUN, "--oversubscribe", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once",
-       "1", ":", "-np", "1", LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "--keep", "1"]
+cmd = mpi_cmd(1, [LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "1"],
+              (1, [LOADGEN, "-q", "-c", wl, "-D", d, "--run-once", "--keep", "1"]))
 p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=120)
 msgs = [l for l in p.stderr.splitlines() if "disagree" in l]
 check(p.returncode == 2 and len(msgs) == 1 and "--keep" in msgs[0],
@@ -380,7 +398,7 @@ check(load(os.path.join(d, "r.json"))["runs"][0]["status"] == "interrupted",
 def rank_of(pid):
     with open(f"/proc/{pid}/environ", "rb") as f:
         env = dict(x.split(b"=", 1) for x in f.read().split(b"\0") if b"=" in x)
-    return int(env[b"OMPI_COMM_WORLD_RANK"])
+    return mpi_rank_of(env)
 
 
 d = tmpdir()
@@ -429,5 +447,7 @@ except subprocess.TimeoutExpired:
     proc.kill()
     check(False, "the job ended within 30 s of kill -9")
 check(proc.returncode != 0, f"kill -9 of a rank: non-zero exit ({proc.returncode})")
-check(err.strip() != "", "with a message")
+# Open MPI's mpirun says so on stderr ("exited on signal 9 (Killed)"), MPICH's hydra in
+# its banner on stdout ("Killed (signal 9)")
+check("signal 9" in err + out, "with a message naming the signal", err + out)
 print(f"ok: job ended {time.monotonic() - t0:.1f} s after kill -9")

@@ -17,7 +17,7 @@ import tempfile
 import threading
 import time
 
-from lgtest import LOADGEN, check, mpi_env, skip, write
+from lgtest import LOADGEN, MPI_RANK_SH, MPIEXEC, check, mpi_cmd, mpi_env, skip, write
 
 SIZE = 4 * 4096
 WORKLOAD = """\
@@ -135,10 +135,9 @@ check(run["corruptions"] >= 1, "stale metadata counts as a corruption")
 check("stale metadata: ENOENT" in p.stdout, "the text report says stale metadata", p.stdout)
 
 # --- 2 MPI ranks x 2 clients, the default shift ---
-MPIRUN = shutil.which("mpirun")
 version = subprocess.run([LOADGEN, "--version"], capture_output=True, text=True).stdout
-if not MPIRUN:
-    skip("mpirun not found (Debian: openmpi-bin)")
+if not MPIEXEC:
+    skip("no MPI launcher (Debian: openmpi-bin, or mpich for an MPICH build)")
 elif "(MPI)" not in version:
     skip("loadgen was built without MPI (LOADGEN_MPI=OFF)")
 else:
@@ -146,13 +145,13 @@ else:
     HOSTS = subprocess.run(["unshare", "-u", "true"], capture_output=True).returncode == 0
 
     def mpirun(args, d, action=None, name=None):
-        cmd = [MPIRUN, "--oversubscribe", "-np", "2"]
+        cmd = []
         if HOSTS:  # each rank its own host name, h<rank>
-            cmd += ["unshare", "-u", "sh", "-c",
-                    'hostname "h$OMPI_COMM_WORLD_RANK" && exec "$@"', "sh"]
+            cmd += ["unshare", "-u", "sh", "-c", f'hostname "h{MPI_RANK_SH}" && exec "$@"',
+                    "sh"]
         stop = {}
         t = tamper(d, name, action, stop) if action else None
-        p = subprocess.run(cmd + [LOADGEN] + args, capture_output=True, text=True,
+        p = subprocess.run(mpi_cmd(2, cmd + [LOADGEN] + args), capture_output=True, text=True,
                            env=ENV, timeout=180)
         stop["quit"] = True
         if t:

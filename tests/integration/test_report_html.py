@@ -13,11 +13,10 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import report_browser as rb
-from lgtest import LOADGEN, check, mpi_env, run, skip, tmpdir
+from lgtest import LOADGEN, MPI_RANK_SH, MPIEXEC, check, mpi_cmd, mpi_env, run, skip, tmpdir
 
 rb.chromium()  # SKIP early when there is no browser
 d = tmpdir()
@@ -292,17 +291,15 @@ page = check_page("edge", os.path.join(d, "edge.html"), TIME_CHARTS + ["runs-mbp
                   expected_ops(edge), "report_edge.png")
 check_sweep_series(page.charts(), {"edge.json, 1 client (mean of 2 runs)": at_count(edge, 1),
                                    "edge.json, 2 clients (mean of 2 runs)": at_count(edge, 2)})
-mpirun = shutil.which("mpirun")
-if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
+if MPIEXEC and "(MPI)" in loadgen("--version").stdout and subprocess.run(
         ["unshare", "-u", "true"], capture_output=True).returncode == 0:
     env = mpi_env()  # Open MPI's own allocations and locks are not loadgen's
     mj = os.path.join(d, "mpi.json")
-    p = subprocess.run([mpirun, "--oversubscribe", "--bind-to", "none", "-np", "2",
-                        "unshare", "-u", "sh", "-c",
-                        'hostname "h$OMPI_COMM_WORLD_RANK" && exec "$@"', "sh",
-                        LOADGEN, "-D", target, "-q", "-t", "0.5", "--warmup", "0",
-                        "--json", mj, "2"], capture_output=True, text=True, env=env,
-                       timeout=180, cwd=d)
+    p = subprocess.run(mpi_cmd(2, ["unshare", "-u", "sh", "-c",
+                                   f'hostname "h{MPI_RANK_SH}" && exec "$@"', "sh",
+                                   LOADGEN, "-D", target, "-q", "-t", "0.5", "--warmup", "0",
+                                   "--json", mj, "2"], bind_none=True),
+                       capture_output=True, text=True, env=env, timeout=180, cwd=d)
     check(p.returncode == 0, "a run on two ranks with their own host names", p)
     p = loadgen("report", mj, "-o", os.path.join(d, "mpi.html"))
     check(p.returncode == 0, "report of a two-host result", p)
@@ -312,5 +309,5 @@ if mpirun and "(MPI)" in loadgen("--version").stdout and subprocess.run(
                       expected_ops(multi), "report_hosts.png")
     check(page.charts()["hosts-0"]["points"] == 2, "two hosts, a bar each")
 else:
-    skip("no mpirun, a binary without MPI, or no unshare -u: the two-host report")
+    skip("no MPI launcher, a binary without MPI, or no unshare -u: the two-host report")
 print("screenshots in", shots)

@@ -65,7 +65,7 @@ int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen)
 	if (force)
 		name = "--mpi";
 #ifdef LOADGEN_MPI
-	return lg_mpi_open(name, out, err, errlen);
+	return lg_mpi_open(name, detected ? size : 0, out, err, errlen);
 #else
 	if (!force && size == 1)
 		return 0; /* one rank: the same as a plain run */

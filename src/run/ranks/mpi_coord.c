@@ -26,6 +26,22 @@ static struct lg_mpi *st(const struct lg_coord *c)
 	return c->priv;
 }
 
+/* Whether n requests are all done (each one finished is freed, MPI_REQUEST_NULL): 0, or
+ * -EIO when MPI reports an error. Not MPI_Testall with MPI_STATUSES_IGNORE: MPICH defines
+ * that as the address 1, which GCC 12 flags as an array of size 0 (-Wstringop-overflow). */
+static int test_all(MPI_Request *req, int n, int *done)
+{
+	*done = 1;
+	for (int i = 0; i < n; i++) {
+		int flag = 0;
+
+		if (MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		*done &= flag;
+	}
+	return 0;
+}
+
 /* Poll until n requests are done: sleep first_ns between polls, doubling it after
  * `steady` polls, up to 1 ms. */
 static int poll_wait(MPI_Request *req, int n, long first_ns, int steady)
@@ -33,8 +49,7 @@ static int poll_wait(MPI_Request *req, int n, long first_ns, int steady)
 	long ns = first_ns;
 	int done = 0;
 
-	for (int polls = 0; MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
-			    !done; polls++) {
+	for (int polls = 0; test_all(req, n, &done) == 0 && !done; polls++) {
 		struct timespec ts = { 0, ns };
 
 		nanosleep(&ts, NULL);
@@ -294,7 +309,30 @@ static const struct lg_coord_ops mpi_ops = {
 	.close = mpi_close,
 };
 
-int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t errlen)
+/* The MPI library's name and version, its first line up to a comma ("MPICH Version:
+ * 4.0.2", "Open MPI v4.1.4"). */
+static void library_name(char *buf, size_t len)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int n = 0;
+
+	if (MPI_Get_library_version(v, &n) != MPI_SUCCESS)
+		n = 0;
+	v[n < (int)sizeof(v) ? n : (int)sizeof(v) - 1] = '\0';
+	n = (int)strcspn(v, ",\n");
+	v[n] = '\0';
+	for (int i = 0, o = 0; i <= n; i++) /* "MPICH Version:\t4.0.2": one space */
+		if (!(v[i] == '\t' || v[i] == ' ') || (o && v[o - 1] != ' '))
+			v[o++] = v[i] == '\t' ? ' ' : v[i];
+	n = (int)strlen(v);
+	if (!n)
+		snprintf(buf, len, "unknown MPI");
+	else
+		snprintf(buf, len, "%.*s", n < (int)len ? n : (int)len - 1, v);
+}
+
+int lg_mpi_open(const char *launcher, unsigned launched, struct lg_coord **out, char *err,
+		size_t errlen)
 {
 	struct lg_coord *c = calloc(1, sizeof(*c));
 	struct lg_mpi *m = calloc(1, sizeof(*m));
@@ -316,6 +354,23 @@ int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t e
 	m->host_comm = m->leaders_comm = MPI_COMM_NULL;
 	MPI_Comm_rank(m->comm, &rank);
 	MPI_Comm_size(m->comm, &size);
+	if (launched > 1 && size == 1) {
+		/* Another MPI's launcher (Debian's mpirun is Open MPI's even with MPICH
+		 * installed): each rank is alone in its world and would run, and write, a
+		 * whole run of its own. */
+		char lib[128];
+
+		library_name(lib, sizeof(lib));
+		snprintf(err, errlen, "%s started %u ranks, but this loadgen's MPI library (%s) "
+			 "sees a world of 1: run it with the launcher of that MPI (MPICH: "
+			 "mpiexec.hydra or mpirun.mpich; Open MPI: mpirun.openmpi)", launcher,
+			 launched, lib);
+		MPI_Comm_free(&m->comm);
+		MPI_Finalize();
+		free(c);
+		free(m);
+		return -EPROTO;
+	}
 	c->ops = &mpi_ops;
 	c->priv = m;
 	c->rank = (unsigned)rank;

@@ -25,8 +25,11 @@ struct lg_mpi {
 };
 
 /* Join MPI (MPI_Init_thread, funneled: only the main thread calls MPI) and fill *out.
- * launcher names what started us. 0, or a negative errno with err filled. */
-int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t errlen);
+ * launcher names what started us, launched the ranks it says it started (0: it does not
+ * say). 0, or a negative errno with err filled: -EPROTO when the launcher started more
+ * ranks than MPI sees (another MPI's launcher). */
+int lg_mpi_open(const char *launcher, unsigned launched, struct lg_coord **out, char *err,
+		size_t errlen);
 /* Wait for n requests, sleeping between polls so that a waiting rank leaves the CPU to
  * the clients (MPI implementations busy-poll in blocking calls). 0 or -EIO. */
 int lg_mpi_wait(MPI_Request *req, int n);
