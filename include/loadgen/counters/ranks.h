@@ -25,6 +25,16 @@ struct lg_host_info {
 	json_t *env;            /* environment its first rank recorded (owned), or NULL */
 };
 
+/* A rank lost during a run (it died or stopped answering): rank 0 wrote the result
+ * without it (status partial, lg_run.lost_ranks). */
+struct lg_lost_rank {
+	unsigned rank;          /* its rank */
+	char host[LG_HOST_MAX]; /* its host name, as it said at the start */
+	double time_s;          /* the end of the last timeline interval every rank
+				   contributed to, s from the measured start; -1 when it was
+				   lost before any interval of the measured phase */
+};
+
 /* The ranks and hosts of a run, attached to the result on rank 0 (lg_run.multi). */
 struct lg_multi {
 	unsigned nranks;             /* ranks (MPI processes) */

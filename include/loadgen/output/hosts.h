@@ -32,6 +32,10 @@ int lg_host_sums(const struct lg_run *run, struct lg_host_sum **out);
  * client finished), the fairness across hosts and a warning when hosts differ in
  * kernel, filesystem type or mount options. Prints nothing for a one-host run. */
 void lg_report_hosts(FILE *out, const struct lg_run *run, bool once);
+/* A run with a lost rank (lg_run.lost_ranks): which rank of which host was lost when,
+ * the throughput from the per-interval counters, and the figures missing. Nothing for
+ * any other run. */
+void lg_report_lost_ranks(FILE *out, const struct lg_run *run);
 /* Add the multi-host keys to a result document built by lg_result_json_build from runs:
  * config.ranks, config.hosts, and in each run hosts[], start_skew_ms and host/rank of
  * each client. Nothing for one-host runs. 0 or -ENOMEM. */

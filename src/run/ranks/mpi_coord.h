@@ -2,6 +2,7 @@
 #ifndef LOADGEN_MPI_COORD_H
 #define LOADGEN_MPI_COORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,24 @@ struct lg_mpi {
 	int64_t *off;                   /* rank 0: each rank's wall clock minus rank 0's,
 					   ns, measured at the last start (c->size) */
 	uint64_t clock_err_ns;          /* rank 0: uncertainty of off[], ns */
+	/* the roll call of a rank that may be lost (mpi_lost.c) */
+	int call_in;                    /* ranks > 0: rank 0's last call */
+	MPI_Request call_req;           /* ranks > 0: the receive of the next call */
+	int answer_out;                 /* ranks > 0: the answer sent */
+	MPI_Request answer_req;         /* ranks > 0: the send of the last answer */
+	MPI_Request *calls, *answers;   /* rank 0: per rank, the last call sent and the
+					   receive of the next answer (c->size) */
+	int *answer_in;                 /* rank 0: per rank, the answer received */
+	uint64_t *answered_ns;          /* rank 0: per rank, when its last answer came
+					   (CLOCK_MONOTONIC) */
+};
+
+/* One wait's watch for a rank that may be lost (mpi_lost.c); zero it to begin. */
+struct lg_mpi_watch {
+	uint64_t since;  /* when the wait was first seen stopped or failed, ns, or 0 */
+	uint64_t next;   /* when to call the ranks next, ns */
+	uint64_t called; /* when the current call went out, ns, or 0 */
+	bool failed;     /* MPI reported an error in this wait */
 };
 
 /* Join MPI (MPI_Init_thread, funneled: only the main thread calls MPI) and fill *out.
@@ -25,6 +44,15 @@ int lg_mpi_open(const char *launcher, struct lg_coord **out, char *err, size_t e
 /* Wait for n requests, sleeping between polls so that a waiting rank leaves the CPU to
  * the clients (MPI implementations busy-poll in blocking calls). 0 or -EIO. */
 int lg_mpi_wait(MPI_Request *req, int n);
+/* The roll call (mpi_lost.c): init after the communicator exists (0, or a negative
+ * errno); close before MPI_Finalize. */
+int lg_mpi_lost_init(struct lg_coord *c);
+void lg_mpi_lost_close(struct lg_coord *c);
+/* Called at every poll of a wait that has not completed (failed: MPI reported an error):
+ * answers rank 0's calls, and once the wait looks stuck, names the lost ranks (on rank 0,
+ * on_lost is called and the process leaves from in here). Returns whether the wait must
+ * give up (-EIO): an MPI error with nobody to call it lost, or none lost. */
+bool lg_mpi_stuck(struct lg_mpi_watch *w, bool failed);
 /* The finish hook (mpi_result.c). */
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen);
