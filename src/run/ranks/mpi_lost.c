@@ -32,6 +32,7 @@
 #define AGAIN_NS 1000000000ull /* every rank answered: call again after this */
 #define ERROR_NS 10000000000ull /* a rank > 0 whose MPI failed: wait this long for
 				   rank 0's word, then leave */
+#define LINGER_NS 500000000L   /* told to leave: leave after rank 0 */
 #define CALL_ROLL (-1)
 
 static struct lg_coord *me; /* the one coordinator of this process */
@@ -76,9 +77,14 @@ static void answer(void)
 		return;
 	if (m->call_in != CALL_ROLL) {
 		int status = m->call_in;
+		struct timespec ts = { 0, LINGER_NS };
 
 		if (me->on_lost)
 			status = me->on_lost(me->lost_arg, NULL, 0);
+		/* rank 0 leaves first: a launcher that sees a rank leave without MPI_Finalize
+		 * kills the others at once (Open MPI does), rank 0 too, maybe before it is
+		 * out */
+		nanosleep(&ts, NULL);
 		leave(status);
 	}
 	if (idle(&m->answer_req)) /* else the last answer is still on its way: enough */
