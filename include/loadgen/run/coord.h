@@ -134,6 +134,10 @@ void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients);
  * Without it (the default) such a wait goes on waiting, as before. */
 void lg_coord_on_lost(struct lg_coord *c, int (*stopped)(void), lg_coord_lost_fn on_lost,
 		      void *arg);
+/* Answer rank 0's call if one came: a rank busy outside any wait of c for long (its
+ * clients' cleanup, their setup) calls this every few tens of ms, so that it is not
+ * counted as lost. Cheap; nothing on one host. */
+void lg_coord_answer(struct lg_coord *c);
 /* Whether this binary was built with MPI (LOADGEN_MPI). */
 bool lg_coord_built(void);
 /* Leave and free. NULL is fine. */

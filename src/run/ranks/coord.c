@@ -180,6 +180,16 @@ void lg_coord_on_lost(struct lg_coord *c, int (*stopped)(void), lg_coord_lost_fn
 	c->lost_arg = arg;
 }
 
+void lg_coord_answer(struct lg_coord *c)
+{
+#ifdef LOADGEN_MPI
+	if (c->size > 1)
+		lg_mpi_answer();
+#else
+	(void)c;
+#endif
+}
+
 void lg_coord_close(struct lg_coord *c)
 {
 	c->ops->close(c);

@@ -53,6 +53,8 @@ void lg_mpi_lost_close(struct lg_coord *c);
  * on_lost is called and the process leaves from in here). Returns whether the wait must
  * give up (-EIO): an MPI error with nobody to call it lost, or none lost. */
 bool lg_mpi_stuck(struct lg_mpi_watch *w, bool failed);
+/* A rank > 0: answer rank 0's call if one came, leave if it says so. */
+void lg_mpi_answer(void);
 /* The finish hook (mpi_result.c). */
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen);

@@ -66,12 +66,14 @@ static _Noreturn void leave(int status)
 	_exit(status);
 }
 
-/* A rank > 0: answer rank 0's call when one came, leave when told to. */
-static void answer(void)
+void lg_mpi_answer(void)
 {
-	struct lg_mpi *m = st();
+	struct lg_mpi *m;
 	int done = 0;
 
+	if (!me)
+		return;
+	m = st();
 	if (me->rank == 0 || MPI_Test(&m->call_req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
 	    !done)
 		return;
@@ -229,7 +231,7 @@ bool lg_mpi_stuck(struct lg_mpi_watch *w, bool failed)
 
 	if (!me)
 		return failed;
-	answer();
+	lg_mpi_answer();
 	if (!me->on_lost)
 		return failed;
 	w->failed = w->failed || failed;
