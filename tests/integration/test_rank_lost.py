@@ -6,7 +6,9 @@ host name where unshare works), no latency percentiles and the missing figures n
 --log holds every interval and the result as its last line; rank 0 exits 1 (each
 rank's exit status is recorded by a wrapper: mpirun's own says how the job ended, not
 what rank 0 wrote). With --repeat 3 and the kill in run 2: run 1 whole, run 2 partial,
-no run 3.
+no run 3. A rank alive but busy (its client process held in the cleanup) when every rank
+is told to stop, rank 0 waiting for it, is not lost: it answers rank 0's call from its
+wait for the clients, and the result is the interrupted one.
 
 Skips (77) when mpirun is missing or the binary was built without MPI."""
 import glob
@@ -49,19 +51,22 @@ run:
 
 def rank_pids(top):
     """The pids by rank of the loadgen ranks of the job on directory top (not another
-    job's ranks), as test_barrier.py finds them."""
-    found = {}
+    job's ranks), as test_barrier.py finds them; not their client processes (with
+    --processes), which look the same but are children of a rank."""
+    found, parent = {}, {}
     for p in glob.glob("/proc/[0-9]*"):
         try:
             ours = (open(p + "/comm").read().strip() == "loadgen" and
                     top.encode() in open(p + "/cmdline", "rb").read().split(b"\0"))
             env = open(p + "/environ", "rb").read().split(b"\0") if ours else []
+            ppid = int(open(p + "/stat").read().rsplit(")", 1)[1].split()[1]) if ours else 0
         except OSError:
             continue
         for e in env:
             if e.startswith(b"OMPI_COMM_WORLD_RANK="):
-                found[int(e.split(b"=")[1])] = int(p[6:])
-    return found
+                found.setdefault(int(e.split(b"=")[1]), []).append(int(p[6:]))
+                parent[int(p[6:])] = ppid
+    return {r: [x for x in pids if parent[x] not in pids][0] for r, pids in found.items()}
 
 
 def intervals(log, run):
@@ -174,4 +179,53 @@ tl = runs[1]["timeline"]
 check(len(tl) >= 2 and tl[-1]["t_s"] < 3.6, f"repeat: run 2's timeline ends before its "
       f"4 s ({[round(x['t_s'], 2) for x in tl]})")
 check_partial("repeat", out, err, got, runs[1], lines, 1, 2)
+
+# --- every rank stopped while rank 1's cleanup is held: rank 1 is not lost ----------
+CL = write(os.path.join(d, "cl.yaml"), """name: cl
+run:
+  - mkdir: "m${client}"
+  - rmdir: "m${client}"
+cleanup:
+  - create: {path: "c${client}", as: f, flags: [write]}
+  - write: {file: f, size: 4KiB, offset: 0, count: 400000}
+  - close: f
+  - unlink: "c${client}"
+""")
+top = tempfile.mkdtemp(prefix="lgtest.busy.", dir=shm)
+jp = os.path.join(d, "busy.json")
+p = subprocess.Popen([MPIRUN, "--oversubscribe", "-np", "2", LOADGEN, "-q", "--processes",
+                      "-t", "2", "--warmup", "0", "-c", CL, "-D", top, "--json", jp, "1"],
+                     env=mpi_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+t0, kid, kids = time.monotonic(), None, []
+while not kids and time.monotonic() - t0 < 60 and p.poll() is None:
+    # in the run phase: rank 1's client process, a child of rank 1
+    ranks = rank_pids(top)
+    if 1 in ranks:
+        kids = subprocess.run(["pgrep", "-P", str(ranks[1])], capture_output=True,
+                              text=True).stdout.split()
+    time.sleep(0.05)
+while kids and kid is None and time.monotonic() - t0 < 60 and p.poll() is None:
+    if glob.glob(os.path.join(top, "loadgen.*", "c1")):  # in its cleanup
+        kid = int(kids[0])
+        os.kill(kid, signal.SIGSTOP)
+    time.sleep(0.002)
+check(kid is not None, "busy: rank 1's client process held in its cleanup")
+while glob.glob(os.path.join(top, "loadgen.*", "c0")) and time.monotonic() - t0 < 60:
+    time.sleep(0.05)  # rank 0's cleanup over: it waits for rank 1
+time.sleep(0.5)
+for pid in rank_pids(top).values():
+    os.kill(pid, signal.SIGTERM)  # a batch system's time limit: every rank told to stop
+time.sleep(1.5)  # rank 0 calls meanwhile, rank 1 must answer
+os.kill(kid, signal.SIGCONT)
+try:
+    out, err = p.communicate(timeout=60)
+except subprocess.TimeoutExpired:
+    p.kill()
+    out, err = p.communicate()
+    check(False, "busy: the job ended", err)
+doc = json.load(open(jp))
+check(p.returncode == 130 and [r["status"] for r in doc["runs"]] == ["interrupted"] and
+      doc["runs"][0]["lost_ranks"] == [] and "was lost" not in err,
+      f"busy: interrupted, exit 130, no rank lost ({p.returncode})", err)
+shutil.rmtree(top, ignore_errors=True)
 shutil.rmtree(d)
