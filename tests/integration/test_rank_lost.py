@@ -6,7 +6,7 @@ host name where unshare works), no latency percentiles and the missing figures n
 --log holds every interval and the result as its last line; rank 0 exits 1 (each
 rank's exit status is recorded by a wrapper: mpirun's own says how the job ended, not
 what rank 0 wrote). With --repeat 3 and the kill in run 2: run 1 whole, run 2 partial,
-no run 3. A rank alive but busy (its client process held in the cleanup) when every rank
+no run 3. The same over TCP (Open MPI's tcp transport, as between hosts). A rank alive but busy (its client process held in the cleanup) when every rank
 is told to stop, rank 0 waiting for it, is not lost: it answers rank 0's call from its
 wait for the clients, and the result is the interrupted one.
 
@@ -86,7 +86,7 @@ def intervals(log, run):
     return out
 
 
-def lose_rank2(tag, args, run, after):
+def lose_rank2(tag, args, run, after, env=None):
     """4 ranks x 2 clients with args; kill -9 of rank 2 once the log shows interval
     `after` of run `run`. Returns (mpirun's result, exits by rank, json, log lines)."""
     top = tempfile.mkdtemp(prefix=f"lgtest.{tag}.", dir=shm)
@@ -98,7 +98,7 @@ def lose_rank2(tag, args, run, after):
     cmd += ["sh", "-c", RANK_SCRIPT, "sh", LOADGEN, "--warmup", "0", "-c", WL, "-D", top,
             "--json", jp, "--log", lp, *args, "2"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=dict(mpi_env(), EXITS=exits, HOSTS="1" if hosts else ""))
+                         env=dict(mpi_env(), EXITS=exits, HOSTS="1" if hosts else "", **(env or {})))
     t0, ranks = time.monotonic(), {}
     while len(intervals(lp, run)) < after:
         if p.poll() is not None or time.monotonic() - t0 > 120:
@@ -165,6 +165,11 @@ p, out, err, got, doc, lines = lose_rank2("one", ["-t", "12"], 0, 5)
 check(len(doc["runs"]) == 1, f"one: one run ({len(doc['runs'])})")
 check_partial("one", out, err, got, doc["runs"][0], lines, 0, 4)
 check(p.returncode != 0, f"one: mpirun fails ({p.returncode})")
+
+# --- the same over TCP (as between hosts), where a message sent to the dead rank could
+# hang rank 0 inside MPI: rank 0 sends it none ---------------------------------------
+p, out, err, got, doc, lines = lose_rank2("tcp", ["-t", "8"], 0, 3, {"OMPI_MCA_btl": "tcp,self"})
+check_partial("tcp", out, err, got, doc["runs"][0], lines, 0, 3)
 
 # --- --repeat 3 of 4 s, rank 2 killed in run 2: run 1 whole, run 2 partial -----------
 p, out, err, got, doc, lines = lose_rank2("repeat", ["-t", "4", "--repeat", "3"], 1, 2)
