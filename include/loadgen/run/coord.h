@@ -128,15 +128,15 @@ void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients);
 /* What a wait does when it cannot complete: once stopped() says this process was asked
  * to stop (Open MPI sends SIGTERM to every surviving rank soon after one died, and
  * SIGKILL about a second later) and the wait still has not completed a little later,
- * or at once when MPI reports an error, rank 0 calls the other ranks by name: those
- * that do not answer within a short time are lost, and rank 0 calls on_lost(arg, ...),
- * which writes the result and leaves. Every wait of every rank answers such a call.
- * Without it (the default) such a wait goes on waiting, as before. */
+ * or at once when MPI reports an error, rank 0 looks at which ranks said "here" (every
+ * stopped rank does, from its waits and lg_coord_answer): the silent ones are lost, and
+ * rank 0 calls on_lost(arg, ...), which writes the result (see mpi_lost.c). Without it
+ * (the default) such a wait goes on waiting, as before. */
 void lg_coord_on_lost(struct lg_coord *c, int (*stopped)(void), lg_coord_lost_fn on_lost,
 		      void *arg);
-/* Answer rank 0's call if one came: a rank busy outside any wait of c for long (its
- * clients' cleanup, their setup) calls this every few tens of ms, so that it is not
- * counted as lost. Cheap; nothing on one host. */
+/* Say "here" to rank 0 once stopped, and answer its call if one came: a rank busy
+ * outside any wait of c for long (its clients' cleanup, their setup) calls this every
+ * few tens of ms, so that it is not counted as lost. Cheap; nothing on one host. */
 void lg_coord_answer(struct lg_coord *c);
 /* Whether this binary was built with MPI (LOADGEN_MPI). */
 bool lg_coord_built(void);
