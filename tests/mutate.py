@@ -567,6 +567,18 @@ MUTANTS = [
     ("rows-all-the-first-client", "src/run/ranks/mpi_reduce.c",
      "\t\tcl[k] = row_at(map, k);", "\t\tcl[k] = row_at(map, 0);",
      "integration_test_mpi_reduce"),
+    # --- issue 29: a rank that dies ---
+    ("lost-rank-result-not-written", "src/app/runs.c",
+     "\tif (cfg && !cur.written && n && (cfg->json_path",
+     "\tif (0 && cfg && !cur.written && n && (cfg->json_path",
+     "integration_test_rank_lost"),
+    ("lost-rank-busy-rank-silent", "src/run/ranks/coord.c",
+     "\t\tlg_mpi_answer();", "\t\t(void)0;", "integration_test_rank_lost"),
+    ("lost-rank-rank0-calls-the-dead", "src/run/ranks/mpi_lost.c",
+     "\tif (!w->calling && !heard_since(since)) {",
+     "\tif (!w->calling && (heard_since(since) || 1)) {", "integration_test_rank_lost"),
+    ("lost-rank-summary-p99-zero", "src/counters/result_summary.c",
+     "\t\tout->lost = out->lost || runs[i].nlost_ranks;", "", "unit_result_json"),
 ]
 
 

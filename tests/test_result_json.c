@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "loadgen/counters/ranks.h"
+
 static const char *const names[] = { "ReadX", "WriteX", "Unused" };
 static char *argv_[] = { "loadgen", "-t", "2", "--json", "out.json", "2", NULL };
 static unsigned allocs, fail_at; /* jansson allocations so far; fail that one (0: none) */
@@ -621,11 +623,72 @@ static void test_check(void **state)
 	rmdir(dir);
 }
 
+/* A run that lost a rank (lg_run_lose_ranks): status partial, totals and time from the
+ * timeline, the rank named with its host and the end of the last interval, no
+ * percentile, no rows, and the missing figures named; a whole run has neither. */
+static void test_lost_ranks(void **state)
+{
+	struct lg_config cfg = make_config();
+	struct lg_lost_rank *lost = calloc(1, sizeof(*lost));
+	struct lg_client_stats **rows;
+	struct lg_run run;
+	json_t *doc, *r, *l, *missing;
+	bool has_lat = false, has_clients = false;
+
+	(void)state;
+	assert_non_null(lost);
+	make_run(&run);
+	doc = lg_result_json_build(&cfg, NULL, &run, 1);
+	r = json_array_get(json_object_get(doc, "runs"), 0);
+	assert_int_equal(json_array_size(json_object_get(r, "lost_ranks")), 0);
+	assert_int_equal(json_array_size(json_object_get(r, "missing")), 0);
+	json_decref(doc);
+
+	rows = run.clients; /* lose_ranks drops them: freed below */
+	lost->rank = 2;
+	strcpy(lost->host, "h2");
+	run.timeline[1].ops = 5; /* so that the timeline's sum differs from the rows' */
+	lg_run_lose_ranks(&run, 8, lost, 1);
+	doc = lg_result_json_build(&cfg, NULL, &run, 1);
+	r = json_array_get(json_object_get(doc, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "status")), "partial");
+	assert_int_equal(geti(r, "ops"), 8); /* the timeline's, not the rows' 4 */
+	assert_int_equal(geti(r, "bytes_read"), 196608);
+	assert_int_equal(geti(r, "bytes_written"), 1000000);
+	assert_near(getr(r, "duration_s"), 2.0);
+	assert_near(getr(r, "max_latency_ms"), 3.0);
+	assert_int_equal(geti(r, "client_count"), 8);
+	assert_true(json_is_null(json_object_get(r, "latency_ns")));
+	assert_true(json_is_null(json_object_get(r, "errors")));
+	assert_int_equal(json_array_size(json_object_get(r, "clients")), 0);
+	assert_int_equal(json_object_size(json_object_get(r, "ops_by_type")), 0);
+	l = json_array_get(json_object_get(r, "lost_ranks"), 0);
+	assert_int_equal(geti(l, "rank"), 2);
+	assert_string_equal(json_string_value(json_object_get(l, "host")), "h2");
+	assert_near(getr(l, "time_s"), 2.0);
+	missing = json_object_get(r, "missing");
+	for (size_t i = 0; i < json_array_size(missing); i++) {
+		const char *k = json_string_value(json_array_get(missing, i));
+
+		has_lat = has_lat || !strcmp(k, "latency_ns");
+		has_clients = has_clients || !strcmp(k, "clients");
+	}
+	assert_true(has_lat && has_clients);
+	/* no histogram in any run: no p99 in the summary either */
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(
+		json_object_get(doc, "summary"), "by_clients"), 0), "latency_ns"), "p99")));
+	json_decref(doc);
+	run.clients = rows;
+	run.nclients = 2;
+	lg_run_clear(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_build_edge_cases),
+		cmocka_unit_test(test_lost_ranks),
 		cmocka_unit_test(test_build_nomem),
 		cmocka_unit_test(test_direct_hint),
 		cmocka_unit_test(test_write_reload),

@@ -83,6 +83,41 @@ static void test_processes(void **state)
 	run_mode(true);
 }
 
+static void count_tick(void *arg)
+{
+	(*(unsigned *)arg)++;
+}
+
+/* Joining while ticking (a rank answering calls during the cleanup): the ticks come
+ * while the clients run, and the clients end as with lg_spawn_join. */
+static void join_while(bool processes)
+{
+	struct group g;
+	struct lg_spawn s;
+	unsigned ticks = 0;
+	char err[256];
+
+	group_new(&g, "run:\n  - sleep: 200ms\n  - mkdir: \"c${client}\"\n");
+	assert_int_equal(lg_spawn_start(&s, processes, N, g.c, err, sizeof(err)), 0);
+	lg_spawn_join_while(&s, count_tick, &ticks);
+	assert_true(ticks >= 3); /* 200 ms in slices of 20 */
+	assert_int_equal(lg_spawn_reap(&s), 0);
+	for (unsigned i = 0; i < N; i++) {
+		assert_int_equal(g.live[i].done, 1);
+		if (processes)
+			assert_true(s.pids[i] == 0 && s.exit_status[i] == 0);
+	}
+	lg_spawn_free(&s);
+	group_free(&g);
+}
+
+static void test_join_while(void **state)
+{
+	(void)state;
+	join_while(false);
+	join_while(true);
+}
+
 /* A client process killed while it runs: lost, with its signal. */
 static void test_lost(void **state)
 {
@@ -112,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_join_while),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

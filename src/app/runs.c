@@ -83,6 +83,49 @@ int lg_runs_load_workload(const struct lg_config *cfg, struct lg_workload **wl,
 	return rc;
 }
 
+/* The runs of this invocation as far as they went, for rank 0 to write when a rank is
+ * lost in the middle of them (runs_lost). */
+static struct {
+	const struct lg_config *cfg;     /* NULL: no run began */
+	struct lg_workload *const *wls;  /* the workloads of the sweep */
+	struct lg_run *runs;             /* the runs */
+	size_t *n;                       /* runs ended so far */
+	bool in_run;                     /* runs[*n] is under way */
+	bool written;                    /* the result files are written */
+} cur;
+
+/* A rank was lost (coord.h, lg_coord_on_lost): on rank 0, the run under way becomes
+ * partial (its timeline, the totals from it, the lost ranks) and the result files are
+ * written with the runs before it, whole, at once: the launcher kills this process
+ * about a second after it told it to stop. On every rank the client processes stop. */
+static int runs_lost(void *arg, struct lg_lost_rank *lost, unsigned nlost)
+{
+	const struct lg_config *cfg = cur.cfg;
+	const char *dir = lg_engine_rundir();
+	size_t n = cur.n ? *cur.n : 0;
+
+	(void)arg;
+	lg_engine_abandon();
+	if (!nlost)
+		return LG_EXIT_ERRORS;
+	for (unsigned i = 0; i < nlost; i++)
+		fprintf(stderr, "loadgen: rank %u (host %s) was lost; rank 0 writes what it has "
+			"(status partial)\n", lost[i].rank, lost[i].host);
+	if (dir)
+		fprintf(stderr, "loadgen: leaving %s (no time to remove it)\n", dir);
+	if (cfg && !cur.written && cur.in_run) {
+		lg_run_lose_ranks(&cur.runs[n], cfg->clients * lg_coord_size(lg_coord_of(cfg)),
+				  lost, nlost);
+		lg_report_lost_ranks(stdout, &cur.runs[n++]);
+		fflush(stdout);
+	} else {
+		free(lost); /* lost between runs: those before it are whole */
+	}
+	if (cfg && !cur.written && n && (cfg->json_path || cfg->html_path || cfg->runlog))
+		lg_runs_write_result(cfg, cur.wls[0], cur.runs, n);
+	return LG_EXIT_ERRORS;
+}
+
 /* Print an error once: on one host, or from rank 0 of several. */
 void lg_runs_say(const struct lg_config *cfg, const char *err)
 {
@@ -123,6 +166,7 @@ int lg_runs_write_result(const struct lg_config *cfg, const struct lg_workload *
 		rc = rc ? rc : -EIO;
 	}
 	json_decref(doc);
+	cur.written = true;
 	return rc;
 }
 
@@ -192,7 +236,9 @@ int lg_runs_count(const struct lg_config *cfg, const struct lg_workload *wl,
 			       cfg->nsweep > 1 ? "Sweep:" : "Run",
 			       cfg->clients * lg_coord_size(lg_coord_of(cfg)), k + 1,
 			       cfg->repeat_rule.is_auto ? " of at most " : " of ", cfg->repeat);
+		cur.in_run = true;
 		rc = lg_engine_run(cfg, wl, &runs[*n], err, sizeof(err));
+		cur.in_run = false;
 		if (rc) {
 			lg_runs_say(cfg, err);
 			return rc;
@@ -239,6 +285,10 @@ int lg_runs_sweep(struct lg_config *cfg, struct lg_workload **wls, struct lg_run
 	int rc = 0;
 
 	*n = 0;
+	cur.cfg = cfg;
+	cur.wls = wls;
+	cur.runs = runs;
+	cur.n = n;
 	for (size_t i = 0; i < cfg->nsweep && !runs_interrupted(cfg); i++) {
 		cfg->clients = cfg->sweep[i];
 		rc = lg_runs_count(cfg, wls[i], runs, n);
@@ -353,6 +403,8 @@ int lg_runs_join_ranks(struct lg_config *cfg)
 		cfg->log_path = NULL;
 		lg_stderr_tag(cfg->coord->host, cfg->coord->rank); /* open made it */
 	}
+	if (lg_coord_size(lg_coord_of(cfg)) > 1) /* a rank may be lost */
+		lg_coord_on_lost(cfg->coord, lg_engine_interrupted, runs_lost, NULL);
 	lg_coord_warn_binding(lg_coord_of(cfg), cfg->clients);
 	return 0;
 }

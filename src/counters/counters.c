@@ -391,6 +391,44 @@ int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv)
 	return 0;
 }
 
+void lg_run_lose_ranks(struct lg_run *run, unsigned nclients, struct lg_lost_rank *lost,
+		       size_t n)
+{
+	double t = run->ntimeline ? run->timeline[run->ntimeline - 1].t_s : -1;
+
+	run->status = LG_RUN_PARTIAL;
+	run->lost_ranks = lost;
+	run->nlost_ranks = n;
+	for (size_t i = 0; i < n; i++)
+		lost[i].time_s = t;
+	/* rows this rank may hold already are its own clients' only: dropped, not freed
+	 * (they may be in the engine's mapping, and the process is about to leave) */
+	run->clients = NULL;
+	run->nclients = nclients;
+	run->nthreads = 0;
+	free(run->totals);
+	free(run->svc_totals);
+	run->totals = NULL;
+	run->svc_totals = NULL;
+	run->ntypes = 0;
+	lg_histogram_init(&run->all);
+	run->ops = run->errors = run->bytes_read = run->bytes_written = 0;
+	run->short_writes = run->corruptions = run->verified_bytes = 0;
+	run->peer_verified_bytes = 0;
+	memset(run->skipped, 0, sizeof(run->skipped));
+	for (size_t k = 0; k < run->ntimeline; k++) {
+		const struct lg_interval *iv = &run->timeline[k];
+
+		run->ops += iv->ops;
+		run->bytes_read += iv->bytes_read;
+		run->bytes_written += iv->bytes_written;
+		if (iv->max_latency_ns > run->all.max_ns) /* maxed over every rank */
+			run->all.max_ns = iv->max_latency_ns;
+	}
+	run->duration_s = t > 0 ? t : 0;
+	run->end_sync_s = 0;
+}
+
 void lg_run_clear(struct lg_run *run)
 {
 	if (!run)
@@ -409,6 +447,9 @@ void lg_run_clear(struct lg_run *run)
 	free(run->svc_totals);
 	free(run->timeline);
 	free(run->lost);
+	free(run->lost_ranks);
+	run->lost_ranks = NULL;
+	run->nlost_ranks = 0;
 	if (run->failure_owned)
 		free((void *)run->failure);
 	run->failure = NULL;

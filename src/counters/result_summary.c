@@ -115,8 +115,10 @@ int lg_count_summary(const struct lg_run *runs, size_t n, struct lg_count_summar
 	out->clients = runs[0].nclients;
 	out->n = n;
 	lg_histogram_init(&out->all);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		lg_histogram_add(&out->all, &runs[i].all);
+		out->lost = out->lost || runs[i].nlost_ranks;
+	}
 	if (lg_runs_summarize(runs, n, &out->mbps, &out->ops))
 		return -ENOMEM;
 	/* the rate that varies: MB/s, or ops/s for workloads that move no data */
@@ -136,10 +138,14 @@ static json_t *count_json(const struct lg_count_summary *c)
 {
 	const char *warn = lg_cv_warning(c->cv_pct);
 
-	return json_pack("{s:I, s:I, s:o, s:o, s:{s:I, s:I}, s:o, s:o}", "clients",
+	/* runs that lost a rank have no histogram: the p99 is the other runs', or none */
+	json_t *p99 = c->lost && !c->all.count ? json_null()
+			: json_integer(I(lg_histogram_percentile(&c->all, 99.0)));
+
+	return json_pack("{s:I, s:I, s:o, s:o, s:{s:o, s:I}, s:o, s:o}", "clients",
 			 I(c->clients), "runs", I(c->n), "throughput_mbps", summary_one(&c->mbps),
-			 "ops_per_s", summary_one(&c->ops), "latency_ns", "p99",
-			 I(lg_histogram_percentile(&c->all, 99.0)), "max", I(c->all.max_ns),
+			 "ops_per_s", summary_one(&c->ops), "latency_ns", "p99", p99,
+			 "max", I(c->all.max_ns),
 			 "cv_pct", real_or_null(c->cv_pct),
 			 "cv_warning", warn ? json_string(warn) : json_null());
 }

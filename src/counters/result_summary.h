@@ -36,6 +36,7 @@ struct lg_count_summary {
 	struct lg_stat_summary ops;   /* ops/s over the runs */
 	double cv_pct;                /* CV of MB/s (of ops/s when no data moves); NaN n < 2 */
 	struct lg_histogram all;      /* every op of every run */
+	bool lost;                    /* some run lost a rank: its ops are not in all */
 };
 
 /* Whether run measured anything: not failed, and a measured phase longer than 0 (a run

@@ -203,3 +203,30 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once)
 	standout(out, m);
 	free(s);
 }
+
+void lg_report_lost_ranks(FILE *out, const struct lg_run *run)
+{
+	double secs = run->duration_s;
+
+	for (size_t i = 0; i < run->nlost_ranks; i++) {
+		const struct lg_lost_rank *l = &run->lost_ranks[i];
+
+		if (l->time_s >= 0)
+			fprintf(out, "Partial: rank %u (host %s) was lost after %.1f s of the "
+				"measured phase (the last interval every rank counted)\n", l->rank,
+				l->host, l->time_s);
+		else
+			fprintf(out, "Partial: rank %u (host %s) was lost before the measured "
+				"phase had an interval\n", l->rank, l->host);
+	}
+	if (!run->nlost_ranks)
+		return;
+	if (secs > 0)
+		fprintf(out, "Throughput (per-interval counters, %.1f s): %.2f MB/s, %.1f ops/s, "
+			"slowest op %.3f ms\n", secs,
+			(double)(run->bytes_read + run->bytes_written) / 1e6 / secs,
+			(double)run->ops / secs, (double)run->all.max_ns / 1e6);
+	fprintf(out, "Missing: latency percentiles and histograms, per-op-type and "
+		"per-client rows, error counts, per-host figures and system counters (the "
+		"lost rank's clients never sent them)\n");
+}

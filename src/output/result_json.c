@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "loadgen/counters/ranks.h"
 #include "loadgen/env/sysinfo.h"
 #include "counters/bphases.h"
 #include "counters/result_summary.h"
@@ -359,6 +360,51 @@ static json_t *lost_json(const struct lg_run *run)
 	return a;
 }
 
+/* Ranks lost during the run: which, on which host, and after which interval. */
+static json_t *lost_ranks_json(const struct lg_run *run)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < run->nlost_ranks; i++) {
+		const struct lg_lost_rank *l = &run->lost_ranks[i];
+
+		if (json_array_append_new(a, json_pack("{s:I, s:s, s:o}", "rank", I(l->rank),
+						       "host", l->host, "time_s", l->time_s >= 0
+						       ? json_real(l->time_s) : json_null()))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* The figures a run with a lost rank does not have (its keys null or empty): what only
+ * the end-of-run merge of every rank's clients gives. */
+static json_t *missing_json(const struct lg_run *run)
+{
+	static const char *const keys[] = { "latency_ns", "ops_by_type", "clients", "errors",
+					    "error_notes", "fairness", "hosts", "sys_summary" };
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && run->nlost_ranks && i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_array_append_new(a, json_string(keys[i]));
+	return a;
+}
+
+/* A run with a lost rank: the figures it does not have are null (missing_json). */
+static json_t *lost_run(json_t *o, const struct lg_run *run)
+{
+	if (!o || !run->nlost_ranks)
+		return o;
+	if (json_object_set_new(o, "latency_ns", json_null()) ||
+	    json_object_set_new(o, "errors", json_null()) ||
+	    json_object_set_new(o, "fairness", json_null())) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *run_json(const struct lg_run *run)
 {
 	double secs = run->duration_s, bytes = (double)(run->bytes_read + run->bytes_written);
@@ -366,9 +412,9 @@ static json_t *run_json(const struct lg_run *run)
 
 	for (unsigned r = 0; r < LG_SKIP_REASONS; r++)
 		skipped += run->skipped[r];
-	return json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:f, s:f,"
-			 " s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o}",
+	return lost_run(json_pack("{s:s, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o, s:I,"
+			 " s:f, s:f, s:f, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "status", lg_run_status_name(run),
 			 "failure", lg_failure_json(run),
 			 "duration_s", fin(secs),
@@ -402,7 +448,9 @@ static json_t *run_json(const struct lg_run *run)
 			 "barrier_phases", lg_bphases_json(run),
 			 "cleanup_left", run->cleanup_left >= 0 ? json_integer(I(run->cleanup_left))
 								 : json_null(),
-			 "lost_clients", lost_json(run));
+			 "lost_clients", lost_json(run),
+			 "lost_ranks", lost_ranks_json(run),
+			 "missing", missing_json(run)), run);
 }
 
 static json_t *params_json(const struct lg_workload *wl)

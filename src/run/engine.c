@@ -87,6 +87,7 @@ static void gate_wait_all(struct engine *e, int stage)
 
 		if (interrupted)
 			lg_engine_set_phase(e, LG_CLOCK_STOP);
+		lg_coord_answer(e->co); /* rank 0 may be asking who is still there */
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100 * (long)LG_NS_PER_MS; /* 0.1 s */
 		if (ts.tv_nsec >= (long)LG_NS_PER_SEC) {
@@ -96,6 +97,11 @@ static void gate_wait_all(struct engine *e, int stage)
 		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
 	}
 	pthread_mutex_unlock(&g->lock);
+}
+
+static void answer_calls(void *co)
+{
+	lg_coord_answer(co);
 }
 
 /* Master: let the clients waiting at the gate go on to stage. */
@@ -533,7 +539,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 	if (!rc && cfg->end_sync)
 		end_sync(&e, dirfd, &t_stop);
 	gate_release(&e.sh->gate, 2);
-	lg_spawn_join(&e.spawn);
+	/* the cleanup: rank 0 may be asking who is still there meanwhile */
+	lg_spawn_join_while(&e.spawn, lg_coord_size(co) > 1 ? answer_calls : NULL, co);
 	lg_spawn_warn_lost(&e.spawn);
 	lg_coord_status(co, 0, NULL, 0); /* a shared directory: count once every rank's
 					    cleanup is over */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,6 +124,34 @@ void lg_spawn_join(struct lg_spawn *s)
 			pthread_join(s->threads[i], NULL);
 		else if (s->pids[i] > 0 && waitpid(s->pids[i], &status, 0) == s->pids[i])
 			note_end(s, i, status);
+	}
+}
+
+void lg_spawn_join_while(struct lg_spawn *s, void (*tick)(void *), void *arg)
+{
+	if (!tick) {
+		lg_spawn_join(s);
+		return;
+	}
+	for (unsigned i = 0; i < s->started; i++) {
+		for (;;) {
+			struct timespec ts = { 0, 20000000 }; /* 20 ms */
+			int status;
+
+			if (!s->processes && pthread_tryjoin_np(s->threads[i], NULL) != EBUSY)
+				break;
+			if (s->processes) {
+				pid_t w = s->pids[i] > 0 ? waitpid(s->pids[i], &status, WNOHANG)
+							 : -1;
+
+				if (w == s->pids[i] && w > 0)
+					note_end(s, i, status);
+				if (w != 0) /* ended, reaped before, or not ours: as join */
+					break;
+			}
+			tick(arg);
+			nanosleep(&ts, NULL);
+		}
 	}
 }
 

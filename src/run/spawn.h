@@ -36,6 +36,8 @@ bool lg_spawn_lost(const struct lg_spawn *s, unsigned i);
 void lg_spawn_warn_lost(const struct lg_spawn *s);
 /* Wait for every client to end. */
 void lg_spawn_join(struct lg_spawn *s);
+/* The same, calling tick(arg) every few ms meanwhile (tick NULL: lg_spawn_join). */
+void lg_spawn_join_while(struct lg_spawn *s, void (*tick)(void *), void *arg);
 /* Processes: SIGKILL every client still running (async-signal-safe). */
 void lg_spawn_kill(const struct lg_spawn *s);
 /* Free what lg_spawn_start allocated. */

@@ -224,7 +224,9 @@ struct lg_client_stats {
 enum lg_run_status {
 	LG_RUN_COMPLETE,    /* ran for its time (or its one pass) */
 	LG_RUN_INTERRUPTED, /* stopped early by a signal (SIGINT, SIGTERM) */
-	LG_RUN_PARTIAL,     /* some client processes died; the others ran to the end */
+	LG_RUN_PARTIAL,     /* some client processes died, the others ran to the end; or
+			       a rank was lost (lost_ranks), the result is rank 0's
+			       per-interval counters until then */
 	LG_RUN_ABORTED,     /* --abort-on-error stopped it at the first unexpected result */
 	LG_RUN_FAILED       /* it could not measure (e.g. the filesystem was full in setup) */
 };
@@ -291,6 +293,10 @@ struct lg_run {
 	struct lg_lost *lost;            /* client processes lost (owned), nlost entries */
 	size_t nlost;
 	uint64_t stall_ns;               /* ops at least this slow count as stalls */
+	struct lg_lost_rank *lost_ranks; /* ranks lost (owned), nlost_ranks entries: the
+					    run holds its timeline until then and totals
+					    from it, no histogram, type or client rows */
+	size_t nlost_ranks;
 	struct lg_multi *multi;          /* ranks and hosts of a run on several (MPI), on
 					    rank 0; NULL on one host (owned) */
 	void *shm;                       /* when set, clients[i] point into this mapping of
@@ -340,6 +346,14 @@ void lg_client_stats_sum(const struct lg_client_stats *cs, struct lg_histogram *
 int lg_run_merge(struct lg_run *run);
 /* Append an interval to the timeline. 0 or -ENOMEM. */
 int lg_run_add_interval(struct lg_run *run, const struct lg_interval *iv);
+/* A rank was lost during run (the timeline holds the intervals every rank contributed
+ * to): make it a partial run of nclients clients whose figures are the timeline's sums
+ * (ops, bytes, the slowest op; duration to the end of its last interval) and nothing
+ * else (no histogram, type or client rows, errors unknown). Takes lost[0..n-1]
+ * (malloc'd), each lost at the end of that interval (-1: before any). */
+struct lg_lost_rank;
+void lg_run_lose_ranks(struct lg_run *run, unsigned nclients, struct lg_lost_rank *lost,
+		       size_t n);
 /* Free what run owns (clients, totals, timeline); run itself is the caller's. NULL ok. */
 void lg_run_clear(struct lg_run *run);
 

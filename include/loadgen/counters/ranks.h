@@ -39,6 +39,16 @@ struct lg_host_row {
 	uint32_t pad;               /* no implicit padding: sent as bytes */
 };
 
+/* A rank lost during a run (it died or stopped answering): rank 0 wrote the result
+ * without it (status partial, lg_run.lost_ranks). */
+struct lg_lost_rank {
+	unsigned rank;          /* its rank */
+	char host[LG_HOST_MAX]; /* its host name, as it said at the start */
+	double time_s;          /* the end of the last timeline interval every rank
+				   contributed to, s from the measured start; -1 when it was
+				   lost before any interval of the measured phase */
+};
+
 /* The ranks and hosts of a run, attached to the result on rank 0 (lg_run.multi). */
 struct lg_multi {
 	unsigned nranks;             /* ranks (MPI processes) */

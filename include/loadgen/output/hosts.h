@@ -37,6 +37,10 @@ void lg_report_hosts(FILE *out, const struct lg_run *run, bool once);
  * (report_hosts_sys.c says when a host stands out). Nothing when the hosts are alike. */
 void lg_hosts_standout(FILE *out, const char *const *names, const json_t *const *summaries,
 		       size_t n);
+/* A run with a lost rank (lg_run.lost_ranks): which rank of which host was lost when,
+ * the throughput from the per-interval counters, and the figures missing. Nothing for
+ * any other run. */
+void lg_report_lost_ranks(FILE *out, const struct lg_run *run);
 /* Add the multi-host keys to a result document built by lg_result_json_build from runs:
  * config.ranks, config.hosts, and in each run hosts[], start_skew_ms and host/rank of
  * each client. Nothing for one-host runs. 0 or -ENOMEM. */

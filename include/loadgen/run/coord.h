@@ -80,6 +80,13 @@ struct lg_coord_ops {
 	void (*close)(struct lg_coord *c);
 };
 
+/* When a rank was lost (it died or stopped answering, see lg_coord_on_lost), called
+ * from inside a wait, once: on rank 0 with lost[0..n-1] naming the lost ranks (time_s
+ * -1, for the caller to fill), to write what the run has; on the other ranks with n 0
+ * once rank 0 has written, to stop what they run. Returns the exit status the process
+ * then leaves with at once (_exit: MPI cannot be finalized without the lost rank). */
+typedef int (*lg_coord_lost_fn)(void *arg, struct lg_lost_rank *lost, unsigned n);
+
 /* A coordinator: which rank this process is and how to reach the others. */
 struct lg_coord {
 	const struct lg_coord_ops *ops; /* the backend */
@@ -92,6 +99,10 @@ struct lg_coord {
 	bool made;                      /* this rank created its host's own run directory,
 					   which ranks of its host share (set per run) */
 	uint64_t start_realtime_ns;     /* CLOCK_REALTIME when the last start barrier ended */
+	int (*stopped)(void);           /* whether this process was asked to stop (a signal),
+					   or NULL: see lg_coord_on_lost */
+	lg_coord_lost_fn on_lost;       /* what to do when a rank is lost, or NULL */
+	void *lost_arg;                 /* its argument */
 	void *priv;                     /* backend state */
 };
 
@@ -114,6 +125,19 @@ int lg_coord_open(bool force, struct lg_coord **out, char *err, size_t errlen);
 /* Warn on stderr when the launcher bound this rank to fewer CPUs than the host has and
  * than its clients could use (mpirun binds ranks to cores by default). */
 void lg_coord_warn_binding(const struct lg_coord *c, unsigned clients);
+/* What a wait does when it cannot complete: once stopped() says this process was asked
+ * to stop (Open MPI sends SIGTERM to every surviving rank soon after one died, and
+ * SIGKILL about a second later) and the wait still has not completed a little later,
+ * or at once when MPI reports an error, rank 0 looks at which ranks said "here" (every
+ * stopped rank does, from its waits and lg_coord_answer): the silent ones are lost, and
+ * rank 0 calls on_lost(arg, ...), which writes the result (see mpi_lost.c). Without it
+ * (the default) such a wait goes on waiting, as before. */
+void lg_coord_on_lost(struct lg_coord *c, int (*stopped)(void), lg_coord_lost_fn on_lost,
+		      void *arg);
+/* Say "here" to rank 0 once stopped, and answer its call if one came: a rank busy
+ * outside any wait of c for long (its clients' cleanup, their setup) calls this every
+ * few tens of ms, so that it is not counted as lost. Cheap; nothing on one host. */
+void lg_coord_answer(struct lg_coord *c);
 /* Whether this binary was built with MPI (LOADGEN_MPI). */
 bool lg_coord_built(void);
 /* Leave and free. NULL is fine. */

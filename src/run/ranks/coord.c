@@ -172,6 +172,24 @@ struct lg_coord *lg_coord_of(const struct lg_config *cfg)
 	return cfg->coord ? cfg->coord : lg_coord_single();
 }
 
+void lg_coord_on_lost(struct lg_coord *c, int (*stopped)(void), lg_coord_lost_fn on_lost,
+		      void *arg)
+{
+	c->stopped = stopped;
+	c->on_lost = on_lost;
+	c->lost_arg = arg;
+}
+
+void lg_coord_answer(struct lg_coord *c)
+{
+#ifdef LOADGEN_MPI
+	if (c->size > 1)
+		lg_mpi_answer();
+#else
+	(void)c;
+#endif
+}
+
 void lg_coord_close(struct lg_coord *c)
 {
 	c->ops->close(c);

@@ -4,8 +4,8 @@
  * and MPICH both work. Every wait polls with a short sleep instead of blocking in MPI:
  * a rank that arrived first must not spin a core its own clients (or another rank on
  * the same host) need. Only the start barrier blocks, to leave it together. Errors of
- * MPI itself stay fatal (MPI_ERRORS_ARE_FATAL), which is what ends the job when a rank
- * dies: the launcher then kills the others. */
+ * MPI are returned (MPI_ERRORS_RETURN), not fatal: a rank that dies must not take rank 0
+ * with it before rank 0 wrote what it has; every wait also watches for that (mpi_lost.c). */
 #include "mpi_coord.h"
 
 #include <errno.h>
@@ -46,17 +46,35 @@ static int test_all(MPI_Request *req, int n, int *done)
  * `steady` polls, up to 1 ms. */
 static int poll_wait(MPI_Request *req, int n, long first_ns, int steady)
 {
+	struct lg_mpi_watch w = { 0 };
 	long ns = first_ns;
 	int done = 0;
 
-	for (int polls = 0; test_all(req, n, &done) == 0 && !done; polls++) {
+	for (int polls = 0;; polls++) {
 		struct timespec ts = { 0, ns };
+		int rc = w.failed ? -EIO : test_all(req, n, &done);
 
+		if (rc == 0 && done)
+			return 0;
+		if (lg_mpi_stuck(&w, rc != 0))
+			return -EIO;
 		nanosleep(&ts, NULL);
 		if (polls >= steady && ns < 1000000)
 			ns *= 2;
 	}
-	return done ? 0 : -EIO;
+}
+
+/* A call that should have started a request failed: the wait for it fails alike. */
+static int failed_wait(void)
+{
+	struct lg_mpi_watch w = { 0 };
+
+	while (!lg_mpi_stuck(&w, true)) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	return -EIO;
 }
 
 int lg_mpi_wait(MPI_Request *req, int n)
@@ -267,10 +285,12 @@ static int mpi_tick(struct lg_coord *c, struct lg_coord_tick *t)
 {
 	MPI_Request req[2];
 
-	MPI_Iallreduce(MPI_IN_PLACE, t->sum, LG_TICK_NSUM, MPI_UINT64_T, MPI_SUM, st(c)->comm,
-		       &req[0]);
-	MPI_Iallreduce(MPI_IN_PLACE, t->max, LG_TICK_NMAX, MPI_UINT64_T, MPI_MAX, st(c)->comm,
-		       &req[1]);
+	if (MPI_Iallreduce(MPI_IN_PLACE, t->sum, LG_TICK_NSUM, MPI_UINT64_T, MPI_SUM,
+			   st(c)->comm, &req[0]) != MPI_SUCCESS)
+		return failed_wait();
+	if (MPI_Iallreduce(MPI_IN_PLACE, t->max, LG_TICK_NMAX, MPI_UINT64_T, MPI_MAX,
+			   st(c)->comm, &req[1]) != MPI_SUCCESS)
+		return failed_wait();
 	return lg_mpi_wait(req, 2);
 }
 
@@ -280,7 +300,9 @@ static int mpi_sum(struct lg_coord *c, uint64_t *v, size_t n)
 
 	if (n > INT_MAX)
 		return -E2BIG;
-	MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, st(c)->comm, &req);
+	if (MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, st(c)->comm,
+			   &req) != MPI_SUCCESS)
+		return failed_wait();
 	return lg_mpi_wait(&req, 1);
 }
 
@@ -290,6 +312,7 @@ static void mpi_close(struct lg_coord *c)
 		MPI_Comm_free(&st(c)->host_comm);
 	if (st(c)->leaders_comm != MPI_COMM_NULL)
 		MPI_Comm_free(&st(c)->leaders_comm);
+	lg_mpi_lost_close(c);
 	MPI_Comm_free(&st(c)->comm);
 	MPI_Finalize();
 	free(st(c)->hosts);
@@ -352,6 +375,7 @@ int lg_mpi_open(const char *launcher, unsigned launched, struct lg_coord **out, 
 	}
 	MPI_Comm_dup(MPI_COMM_WORLD, &m->comm);
 	m->host_comm = m->leaders_comm = MPI_COMM_NULL;
+	MPI_Comm_set_errhandler(m->comm, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(m->comm, &rank);
 	MPI_Comm_size(m->comm, &size);
 	if (launched > 1 && size == 1) {
@@ -386,6 +410,10 @@ int lg_mpi_open(const char *launcher, unsigned launched, struct lg_coord **out, 
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	MPI_Allgather(c->host, LG_HOST_MAX, MPI_CHAR, m->hosts, LG_HOST_MAX, MPI_CHAR, m->comm);
+	if (lg_mpi_lost_init(c)) {
+		snprintf(err, errlen, "out of memory");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
 	*out = c;
 	return 0;
 }

@@ -22,6 +22,28 @@ struct lg_mpi {
 	bool leader;                    /* the first rank of its host (lg_mpi_split) */
 	MPI_Comm host_comm;             /* the ranks of this host (lg_mpi_split), or NULL */
 	MPI_Comm leaders_comm;          /* the first rank of every host, or NULL elsewhere */
+	/* who is still there when a rank may be lost (mpi_lost.c) */
+	int call_in;                    /* ranks > 0: rank 0's last call */
+	MPI_Request call_req;           /* ranks > 0: the receive of the next call */
+	int answer_out;                 /* ranks > 0: the "here" sent */
+	MPI_Request answer_req;         /* ranks > 0: the send of the last "here" */
+	uint64_t announced_ns;          /* ranks > 0: when it was sent (CLOCK_MONOTONIC) */
+	MPI_Request *calls;             /* rank 0: per rank, the last call sent (c->size) */
+	int here_in;                    /* rank 0: the "here" received */
+	MPI_Request here_req;           /* rank 0: the receive of the next "here", from any
+					   rank */
+	uint64_t *answered_ns;          /* rank 0: per rank, when its last "here" came
+					   (CLOCK_MONOTONIC) */
+};
+
+/* One wait's watch for a rank that may be lost (mpi_lost.c); zero it to begin. */
+struct lg_mpi_watch {
+	uint64_t since;  /* when the wait was first seen stopped or failed, ns, or 0 */
+	uint64_t next;   /* when to look at who is there next, ns */
+	uint64_t called; /* when the current look began, ns, or 0 */
+	bool calling;    /* rank 0 called every rank in it (nobody had said "here") */
+	unsigned looks;  /* looks that found every rank there */
+	bool failed;     /* MPI reported an error in this wait */
 };
 
 /* Join MPI (MPI_Init_thread, funneled: only the main thread calls MPI) and fill *out.
@@ -43,6 +65,19 @@ int lg_mpi_split(struct lg_coord *c);
  * every client). Needs lg_mpi_split. 0 or a negative errno (the caller aborts). */
 int lg_mpi_reduce(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  struct lg_host_row **rows);
+/* The roll call (mpi_lost.c): init after the communicator exists (0, or a negative
+ * errno); close before MPI_Finalize. */
+int lg_mpi_lost_init(struct lg_coord *c);
+void lg_mpi_lost_close(struct lg_coord *c);
+/* Called at every poll of a wait that has not completed (failed: MPI reported an error):
+ * answers rank 0's calls and says "here" once stopped, and once the wait looks stuck,
+ * names the lost ranks (on rank 0, on_lost is called and the process leaves from in
+ * here). Returns whether the wait must
+ * give up (-EIO): an MPI error with nobody to call it lost, or none lost. */
+bool lg_mpi_stuck(struct lg_mpi_watch *w, bool failed);
+/* A rank > 0: answer rank 0's call if one came, leave if it says so, say "here" when
+ * this process was asked to stop. */
+void lg_mpi_answer(void);
 /* The finish hook (mpi_result.c). */
 int lg_mpi_finish(struct lg_coord *c, struct lg_run *run, const void *stats, size_t stride,
 		  char *err, size_t errlen);
