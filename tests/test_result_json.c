@@ -61,7 +61,7 @@ static void fill_run(struct lg_run *run, bool svc)
 	memset(run, 0, sizeof(*run));
 	run->duration_s = 2.0;
 	run->nclients = 2;
-	run->client_histograms = true; /* --per-client all: rows with their histograms */
+	run->per_client = LG_PER_CLIENT_ALL; /* --per-client all: rows with their histograms */
 	run->ntypes = 3;
 	run->type_names = names;
 	run->clients = calloc(2, sizeof(*run->clients));

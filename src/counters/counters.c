@@ -186,6 +186,19 @@ void lg_client_stats_finish(struct lg_client_stats *cs)
 	lg_client_row_fill(cs);
 }
 
+void lg_client_row_latency(struct lg_client_row *r, const struct lg_histogram *h)
+{
+	r->min_ns = lg_histogram_percentile(h, 0);
+	r->p50_ns = lg_histogram_percentile(h, 50);
+	r->p90_ns = lg_histogram_percentile(h, 90);
+	r->p99_ns = lg_histogram_percentile(h, 99);
+	r->p999_ns = lg_histogram_percentile(h, 99.9);
+	r->p9999_ns = lg_histogram_percentile(h, 99.99);
+	r->max_ns = lg_histogram_percentile(h, 100);
+	r->mean_ns = lg_histogram_mean(h);
+	r->set = 1;
+}
+
 void lg_client_row_fill(struct lg_client_stats *cs)
 {
 	struct lg_client_row *r = &cs->row;
@@ -203,15 +216,7 @@ void lg_client_row_fill(struct lg_client_stats *cs)
 		for (unsigned k = 0; k < LG_SKIP_REASONS; k++)
 			r->skipped += cs->types[i].skipped[k];
 	}
-	r->min_ns = lg_histogram_percentile(h, 0);
-	r->p50_ns = lg_histogram_percentile(h, 50);
-	r->p90_ns = lg_histogram_percentile(h, 90);
-	r->p99_ns = lg_histogram_percentile(h, 99);
-	r->p999_ns = lg_histogram_percentile(h, 99.9);
-	r->p9999_ns = lg_histogram_percentile(h, 99.99);
-	r->max_ns = lg_histogram_percentile(h, 100);
-	r->mean_ns = lg_histogram_mean(h);
-	r->set = 1;
+	lg_client_row_latency(r, h);
 	free(h);
 }
 

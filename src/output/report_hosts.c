@@ -28,38 +28,38 @@ static void sums_of_rows(const struct lg_multi *m, struct lg_host_sum *s)
 static int sums_of_clients(const struct lg_run *run, struct lg_host_sum *s)
 {
 	const struct lg_multi *m = run->multi;
-	struct lg_client_stats *h = calloc(1, lg_client_stats_size(1, false));
-	struct lg_histogram *one = malloc(sizeof(*one));
+	struct lg_histogram *h = malloc(m->nhosts * sizeof(*h)), *one = malloc(sizeof(*one));
 
 	if (!h || !one) {
 		free(h);
 		free(one);
 		return -ENOMEM;
 	}
-	for (unsigned i = 0; i < m->nhosts; i++) {
-		lg_client_stats_init(h, 0, 1, false);
-		for (unsigned c = 0; c < run->nclients; c++) {
-			const struct lg_client_stats *cs = run->clients[c];
-			unsigned r = cs ? cs->id / m->per_rank : m->nranks;
-			uint64_t ops, bytes;
+	for (unsigned i = 0; i < m->nhosts; i++)
+		lg_histogram_init(&h[i]);
+	for (unsigned c = 0; c < run->nclients; c++) {
+		const struct lg_client_stats *cs = run->clients[c];
+		unsigned r = cs ? cs->id / m->per_rank : m->nranks;
+		struct lg_host_sum *hs;
+		uint64_t ops, bytes;
 
-			if (r >= m->nranks || m->ranks[r].host_index != i)
-				continue;
-			lg_client_stats_sum(cs, one, &ops, &bytes);
-			lg_histogram_add(&h->types[0].hist, one);
-			h->types[0].count += ops;
-			h->types[0].bytes_read += bytes;
-			if (!s[i].clients || cs->done_s < s[i].first_done_s)
-				s[i].first_done_s = cs->done_s;
-			if (cs->done_s > s[i].last_done_s)
-				s[i].last_done_s = cs->done_s;
-			s[i].clients++;
-			s[i].ops += ops;
-			s[i].bytes += bytes;
-		}
-		lg_client_row_fill(h);
-		s[i].lat = h->row;
-		memset(h, 0, lg_client_stats_size(1, false));
+		if (r >= m->nranks)
+			continue;
+		hs = &s[m->ranks[r].host_index];
+		lg_client_stats_sum(cs, one, &ops, &bytes);
+		lg_histogram_add(&h[m->ranks[r].host_index], one);
+		if (!hs->clients || cs->done_s < hs->first_done_s)
+			hs->first_done_s = cs->done_s;
+		if (cs->done_s > hs->last_done_s)
+			hs->last_done_s = cs->done_s;
+		hs->clients++;
+		hs->ops += ops;
+		hs->bytes += bytes;
+	}
+	for (unsigned i = 0; i < m->nhosts; i++) {
+		s[i].lat.ops = s[i].ops;
+		s[i].lat.bytes = s[i].bytes;
+		lg_client_row_latency(&s[i].lat, &h[i]);
 	}
 	free(h);
 	free(one);

@@ -276,7 +276,7 @@ static json_t *client_json(const struct lg_run *run, const struct lg_client_stat
 		      "throughput_mbps", per_s((double)r->bytes / 1e6, secs),
 		      "latency_ns", row_latency_json(r),
 		      "barrier_phases", lg_client_bphases_json(run, cs));
-	if (j && run->client_histograms && cs->ntypes && client_histograms(j, run, cs)) {
+	if (j && run->per_client == LG_PER_CLIENT_ALL && cs->ntypes && client_histograms(j, run, cs)) {
 		json_decref(j);
 		j = NULL;
 	}

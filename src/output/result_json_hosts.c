@@ -91,7 +91,7 @@ static const char *client_rows(const struct lg_run *run)
 {
 	if (run->dist)
 		return "noted";
-	return run->client_histograms ? "all" : "rows";
+	return run->per_client == LG_PER_CLIENT_ALL ? "all" : "rows";
 }
 
 /* What the end of the run cost rank 0 (tests/bench/mpi_merge.py compares the methods). */

@@ -549,7 +549,6 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		rc = collect(&e, t_stop, failed);
 	lg_monitor_end(e.mon); /* after collect's last interval: the summary counts it */
 	run->per_client = (enum lg_per_client)cfg->per_client;
-	run->client_histograms = cfg->per_client == LG_PER_CLIENT_ALL;
 	run->mon = e.mon; /* the finish sends it to rank 0 from each host's first rank */
 	if (!rc) { /* rank 0 gets every rank's clients reduced */
 		uint64_t t_fin = lg_now_ns();

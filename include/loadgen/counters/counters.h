@@ -312,8 +312,6 @@ struct lg_run {
 	struct lg_client_dist *dist;     /* the clients' figures as distributions, when the
 					    result holds no row per client (owned), or NULL */
 	enum lg_per_client per_client;   /* which clients the result lists (--per-client) */
-	bool client_histograms;          /* each client's rows and histograms are in the
-					    result (--per-client all) */
 };
 
 /* Allocate zeroed stats for client id with ntypes rows, histograms initialised.
@@ -332,6 +330,8 @@ void lg_client_stats_destroy(struct lg_client_stats *cs);
 /* Add src's counters, histograms and notes (as room allows) into dst, which has as many
  * rows: the threads of one client (a recorded program's streams) become one client. */
 void lg_client_stats_add(struct lg_client_stats *dst, const struct lg_client_stats *src);
+/* The latency figures of r from h (min, percentiles, max, mean), and r->set. */
+void lg_client_row_latency(struct lg_client_row *r, const struct lg_histogram *h);
 /* Fill cs->row from cs's rows (nothing when it has none: a row received as it is). */
 void lg_client_row_fill(struct lg_client_stats *cs);
 /* At the end of a run, a client's own stats: its row, and its id where figures of many

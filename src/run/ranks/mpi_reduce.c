@@ -181,7 +181,7 @@ static bool noted(const struct lg_client_stats *cs)
 	return n;
 }
 
-/* Rank 0: a zeroed mapping for n rows (run->shm), the rows' pointers in *cl. */
+/* Rank 0: a zeroed mapping for n rows, owned by the run (run->shm). */
 static char *rows_map(struct lg_run *run, size_t n)
 {
 	size_t len = n ? n * HDR : 1;
