@@ -141,6 +141,54 @@ static size_t aa_alarms(size_t count, uint64_t first_seed)
 	return alarms;
 }
 
+/* The divergence Q of a split at tau, from its definition: O(n^2) pairs */
+static double brute_q(const double *x, size_t n, size_t tau)
+{
+	double a = (double)tau, k = (double)(n - tau), b = 0, wx = 0, wy = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double d = fabs(x[i] - x[j]);
+
+			if (j < tau)
+				wx += d;
+			else if (i >= tau)
+				wy += d;
+			else
+				b += d;
+		}
+	return a * k / (a + k) * (2 * b / (a * k) - wx / (a * (a - 1) / 2) - wy / (k * (k - 1) / 2));
+}
+
+/* The incremental scan finds the split the definition says is best, and its Q; values
+ * rounded to whole numbers so that there are ties */
+static void test_stat_brute(void **state)
+{
+	const size_t at[] = { 13 };
+	const double step[] = { -12 };
+	struct lg_changepoint cp[8];
+	struct lg_cp_opts o;
+	double x[37], best = -INFINITY;
+	size_t k, tau = 0;
+
+	(void)state;
+	lg_cp_opts_default(&o);
+	seed(3);
+	series(x, N(x), 0.03, at, step, 1);
+	for (size_t i = 0; i < N(x); i++)
+		x[i] = round(x[i]);
+	for (size_t t = o.min_size; t + o.min_size <= N(x); t++)
+		if (brute_q(x, N(x), t) > best) {
+			best = brute_q(x, N(x), t);
+			tau = t;
+		}
+	k = find(x, N(x), cp, N(cp));
+	assert_int_equal(k, 1);
+	assert_int_equal(cp[0].index, tau);
+	if (!(fabs(cp[0].stat - best) <= 1e-9 * best))
+		fail_msg("Q %.12g, by definition %.12g", cp[0].stat, best);
+}
+
 /* (c) A/A: no step, so every change point is a false alarm; alpha 0.01 expects 1 % */
 static void test_aa(void **state)
 {
@@ -196,13 +244,16 @@ static void test_drift(void **state)
 	assert_true(t.ci_lo_pct < 0 && 0 < t.ci_hi_pct);
 }
 
-/* The trend of a fixed series with ties against the same computation written out in
- * Python (statistics.NormalDist), independently of this code:
+/* The trend of two fixed series against the same computation written out in Python
+ * (statistics.NormalDist), independently of this code. x has ties (values and slopes):
  * S -46, Var(S) 208.667, p 0.0018382004675736585, Sen -0.52777..., interval
- * [-0.666..., -0.333...], mean 97.41666... */
+ * [-0.666..., -0.333...], mean 97.41666...; up rises with no tie among its slopes:
+ * S 67, Var(S) 408.333, p 0.0010901934763789534. */
 static void test_trend_values(void **state)
 {
 	const double x[] = { 100, 99, 101, 98, 98, 97, 99, 96, 95, 97, 94, 95 };
+	const double up[] = { 49.616, 51.067, 50.261, 50.427, 49.805, 51.18, 53.468, 52.736,
+			      53.955, 53.073, 53.592, 53.578, 51.101, 55.183, 54.96 };
 	const double flat[] = { 3, 3, 3, 3 };
 	const double bad[] = { 1, NAN, 2 };
 	struct lg_cp_trend t;
@@ -214,6 +265,12 @@ static void test_trend_values(void **state)
 	assert_true(fabs(t.slope_pct - -0.5417735956658112) < 1e-12);
 	assert_true(fabs(t.ci_lo_pct - -0.6843455945252351) < 1e-12);
 	assert_true(fabs(t.ci_hi_pct - -0.34217279726261757) < 1e-12);
+	assert_int_equal(lg_cp_trend(up, N(up), &t), 0);
+	assert_true(t.s == 67);
+	assert_true(fabs(t.p - 0.0010901934763789534) < 1e-12);
+	assert_true(fabs(t.slope_pct - 0.7203425501465559) < 1e-12);
+	assert_true(fabs(t.ci_lo_pct - 0.3888395533838095) < 1e-12);
+	assert_true(fabs(t.ci_hi_pct - 0.9068117109022987) < 1e-12);
 	assert_int_equal(lg_cp_trend(flat, N(flat), &t), 0);
 	assert_true(t.p == 1 && t.slope_pct == 0 && t.ci_lo_pct == 0 && t.ci_hi_pct == 0);
 	assert_int_equal(lg_cp_trend(x, 2, &t), -EINVAL);
@@ -381,6 +438,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_step),
 		cmocka_unit_test(test_two_steps),
+		cmocka_unit_test(test_stat_brute),
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_trend_values),
