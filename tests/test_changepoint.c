@@ -2,7 +2,7 @@
  * from a seeded xorshift and Box-Muller, so every run sees the same numbers.
  *
  * The figures in docs/change-points.md come from this file's printed lines:
- *   build/tests/test_changepoint 2>&1 | grep '^#'
+ *   build/tests/test_changepoint | grep -v '^\['
  * (the false-alarm rate of test_aa over 20 and 200 series, the detection rates of
  * test_detection, the coverage of the interval of test_ci_coverage, test_timing). */
 #include "loadgen/inference/changepoint.h"
