@@ -384,6 +384,7 @@ static void test_trend_values(void **state)
 	assert_true(t.p == 1 && t.slope_pct == 0 && t.ci_lo_pct == 0 && t.ci_hi_pct == 0);
 	assert_int_equal(lg_cp_trend(x, 2, &t), -EINVAL);
 	assert_int_equal(lg_cp_trend(bad, N(bad), &t), -EINVAL);
+	assert_int_equal(lg_cp_trend(x, LG_CP_TREND_MAX + 1, &t), -E2BIG);
 }
 
 /* The 95 % interval of the change covers the true change in about 95 % of series. A

@@ -555,6 +555,8 @@ int lg_cp_trend(const double *x, size_t n, struct lg_cp_trend *out)
 
 	if (!x || !out || n < 3)
 		return -EINVAL;
+	if (n > LG_CP_TREND_MAX)
+		return -E2BIG;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(x[i]))
 			return -EINVAL;

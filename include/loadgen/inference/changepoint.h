@@ -95,9 +95,13 @@ void lg_cp_opts_default(struct lg_cp_opts *o);
 int lg_cp_find(const double *x, size_t n, const struct lg_cp_opts *o,
 	       struct lg_changepoint *out, size_t max, size_t *nout);
 
+/* Series longer than this are refused by lg_cp_trend: Sen's slope keeps all n (n - 1) / 2
+ * pairwise slopes, 100 MB at this length. */
+#define LG_CP_TREND_MAX 5000
+
 /* Mann-Kendall test and Sen's slope of x[0..n-1] over its order. 0; -EINVAL when n < 3 or
- * a value is not finite; -ENOMEM. A constant series has slope 0 and p 1; a series with
- * mean 0 has NaN percentages. */
+ * a value is not finite; -E2BIG when n > LG_CP_TREND_MAX (test the last part); -ENOMEM.
+ * A constant series has slope 0 and p 1; a series with mean 0 has NaN percentages. */
 int lg_cp_trend(const double *x, size_t n, struct lg_cp_trend *out);
 
 #endif
