@@ -491,6 +491,16 @@ static void test_edges(void **state)
 	assert_int_equal(lg_cp_find(x, N(x), &bad, cp, N(cp), &k), -EINVAL);
 	assert_int_equal(lg_cp_find(x, N(x), &o, NULL, 0, &k), -ENOSPC);
 	assert_int_equal(k, 1);
+	/* a benchmark that failed: 0 from 20 on; the interval of -100 % is -100 % */
+	for (size_t i = 20; i < N(c); i++)
+		c[i] = 0;
+	for (size_t i = 0; i < 20; i++)
+		c[i] = x[i];
+	assert_int_equal(lg_cp_find(c, N(c), &o, cp, N(cp), &k), 0);
+	assert_int_equal(k, 1);
+	assert_int_equal(cp[0].index, 20);
+	assert_true(cp[0].change_pct == -100 && cp[0].ci_lo_pct == -100 &&
+		    cp[0].ci_hi_pct == -100);
 	/* the same seed, the same answer; min_size 2 still works */
 	o.min_size = 2;
 	assert_int_equal(lg_cp_find(x, N(x), &o, cp, N(cp), &k), 0);

@@ -407,6 +407,8 @@ static void describe(const double *x, size_t lo, size_t mid, size_t hi, struct l
 	}
 	df = (vy + r * r * vx) * (vy + r * r * vx) /
 	     (vy * vy / (double)(c->after_n - 1) + pow(r, 4) * vx * vx / (double)(c->before_n - 1));
+	if (!(df > 0)) /* after constant at 0 (a benchmark that failed): before's df */
+		df = (double)(c->before_n - 1);
 	t = qt(0.975, df, 1, 0);
 	a = mx * mx - t * t * vx;
 	if (!(a > 0)) {
