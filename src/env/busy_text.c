@@ -15,24 +15,22 @@
 #define CPU_FLOOR 0.5       /* CPU-s */
 #define CPU_SHARE_FLOOR 0.05 /* of one CPU, over the phase */
 #define PRINT_MAX 3         /* groups on the report's line */
-#define JSON_HZ 1000        /* ticks per second of the groups read back from JSON */
 
-/* The bytes that rank g: storage I/O, or rchar + wchar when it did none. */
-static double io_amount(const struct lg_busy_group *g)
+double lg_busy_io_amount(const struct lg_busy_group *g)
 {
 	uint64_t st = g->read_bytes + g->write_bytes;
 
 	return (double)(st ? st : g->rchar + g->wchar);
 }
 
-static bool io_notable(const struct lg_busy_group *g, double secs)
+bool lg_busy_io_notable(const struct lg_busy_group *g, double secs)
 {
-	double v = io_amount(g);
+	double v = lg_busy_io_amount(g);
 
 	return v >= IO_FLOOR && (!(secs > 0) || v / secs >= IO_RATE_FLOOR);
 }
 
-static bool cpu_notable(const struct lg_busy_group *g, long hz, double secs)
+bool lg_busy_cpu_notable(const struct lg_busy_group *g, long hz, double secs)
 {
 	double v = (double)g->tics / (double)hz;
 
@@ -41,7 +39,7 @@ static bool cpu_notable(const struct lg_busy_group *g, long hz, double secs)
 
 bool lg_busy_notable(const struct lg_busy_group *g, long hz, double secs)
 {
-	return io_notable(g, secs) || cpu_notable(g, hz, secs);
+	return lg_busy_io_notable(g, secs) || lg_busy_cpu_notable(g, hz, secs);
 }
 
 /* Bytes as "2.7 GB", "312 MB", "45 kB" (10^3 units, as the report's MB/s). */
@@ -89,7 +87,7 @@ static void describe_io(const struct lg_busy_group *g, char *buf, size_t len)
 void lg_busy_describe(const struct lg_busy_group *g, long hz, double secs, bool with_pid,
 		      char *buf, size_t len)
 {
-	bool io = io_notable(g, secs), cpu = cpu_notable(g, hz, secs);
+	bool io = lg_busy_io_notable(g, secs), cpu = lg_busy_cpu_notable(g, hz, secs);
 	double cpu_s = (double)g->tics / (double)hz;
 	char who[96], what[160] = "", num[32];
 
@@ -160,14 +158,14 @@ void lg_busy_print(FILE *out, const json_t *busy)
 		size_t i;
 
 		json_array_foreach(json_object_get(busy, lists[l]), i, o)
-			if (n < PRINT_MAX && lg_busy_group_from_json(o, JSON_HZ, &g) &&
-			    lg_busy_notable(&g, JSON_HZ, secs) && !named(v, n, &g))
+			if (n < PRINT_MAX && lg_busy_group_from_json(o, LG_BUSY_JSON_HZ, &g) &&
+			    lg_busy_notable(&g, LG_BUSY_JSON_HZ, secs) && !named(v, n, &g))
 				v[n++] = g;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char what[256];
 
-		lg_busy_describe(&v[i], JSON_HZ, secs, false, what, sizeof(what));
+		lg_busy_describe(&v[i], LG_BUSY_JSON_HZ, secs, false, what, sizeof(what));
 		fprintf(out, "%s%s", i ? "; " : "  Busy beside the run: ", what);
 	}
 	if (n && readable && strcmp(readable, "all") != 0)

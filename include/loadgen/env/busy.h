@@ -94,9 +94,16 @@ void lg_busy_live_close(struct lg_busy *b);
 
 /* --- Text --- */
 
-/* Whether g was busy enough to name over a phase of secs: at least 16 MB of storage I/O
- * (or of rchar + wchar when it did none) and 1 MB/s, or at least 0.5 CPU-s and 5% of one
- * CPU. */
+#define LG_BUSY_JSON_HZ 1000 /* ticks per second of groups read back from JSON */
+
+/* The bytes that rank g by I/O: storage bytes, or rchar + wchar when it did none. */
+double lg_busy_io_amount(const struct lg_busy_group *g);
+/* Whether g's I/O is worth naming over a phase of secs (0: unknown): its amount at least
+ * 16 MB and 1 MB/s. */
+bool lg_busy_io_notable(const struct lg_busy_group *g, double secs);
+/* Whether g's CPU time is: at least 0.5 CPU-s and 5% of one CPU. */
+bool lg_busy_cpu_notable(const struct lg_busy_group *g, long hz, double secs);
+/* Either. */
 bool lg_busy_notable(const struct lg_busy_group *g, long hz, double secs);
 /* "dd (9 processes) wrote 2.7 GB" into buf: what g did, as far as it is notable over
  * secs (everything when nothing is); with_pid: "(9 processes, first pid 4121)". */
