@@ -2,7 +2,7 @@
  * its difference, one born in the phase counts everything, one older but first seen late
  * counts from then on; a reused pid (another start time) is another process; this process
  * and its descendants are left out; a reaped child's I/O is not counted again in its
- * parent; processes are grouped by name (kernel threads up to '/'); the ranking by CPU
+ * parent, and the rest of that parent's I/O goes to the child's name; processes are grouped by name (kernel threads up to '/'); the ranking by CPU
  * and by I/O (storage first, then rchar + wchar); the JSON; the report's line and its
  * silence; and one live sample of this machine. */
 #include "loadgen/env/busy.h"
@@ -172,9 +172,12 @@ static void test_reaped_child(void **state)
 	feed(b, s2, 2, 2 * S);
 	lg_busy_stop(b);
 	g = group(b, true, "dd");
-	assert_int_equal(g.processes, 2);
-	assert_int_equal(g.write_bytes, 300000000);
-	assert_int_equal(group(b, true, "bash").write_bytes, 50000000); /* the tail only */
+	assert_int_equal(g.processes, 2);   /* those seen */
+	assert_int_equal(g.write_bytes, 350000000); /* with the tail, found in bash's */
+	assert_int_equal(g.via_parent, 50000000);
+	g = group(b, false, "bash");
+	assert_int_equal(g.tics, 1);        /* its own CPU time */
+	assert_int_equal(g.write_bytes, 0);
 	lg_busy_destroy(b);
 }
 

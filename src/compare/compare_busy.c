@@ -77,6 +77,7 @@ static int add(struct side *s, const struct lg_busy_group *g, const char *comm)
 	t->write_bytes += g->write_bytes;
 	t->rchar += g->rchar;
 	t->wchar += g->wchar;
+	t->via_parent += g->via_parent;
 	return 0;
 }
 

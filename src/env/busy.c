@@ -12,7 +12,11 @@
  * ticks here are the process's own). So when a child is gone while its parent is still
  * there, the child's counters as last seen are taken off the parent's: its I/O counts
  * once, as the child's. What the child did after its last sample, and children never
- * seen, stay with the parent: a shell running a dd loop shows a little I/O itself. */
+ * seen (born and gone between two samples), are in the parent's counters too: a parent
+ * seen reaping children hands the rest of its I/O to its last such child's name (its
+ * CPU time stays its own), counted as via_parent. A shell running a dd loop then shows
+ * dd's bytes under dd, not sh; a parent doing I/O of its own beside its children would
+ * lend it to them. */
 #include "loadgen/env/busy.h"
 #include "busy_priv.h"
 
@@ -144,6 +148,38 @@ static uint64_t own(uint64_t a, uint64_t b, uint64_t kids)
 	return minus(minus(a, b), kids);
 }
 
+/* The group called name (kernel threads apart), made when new. NULL on -ENOMEM. */
+static struct lg_busy_group *group_of(struct lg_busy *b, const char *name, bool kernel)
+{
+	struct lg_busy_group *g;
+
+	for (size_t i = 0; i < b->ng; i++)
+		if (b->g[i].kernel == kernel && strcmp(b->g[i].comm, name) == 0)
+			return &b->g[i];
+	if (b->ng == b->gcap) {
+		size_t cap = b->gcap ? 2 * b->gcap : 32;
+		struct lg_busy_group *p = realloc(b->g, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		b->g = p;
+		b->gcap = cap;
+	}
+	g = &b->g[b->ng++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->comm, sizeof(g->comm), "%s", name);
+	g->kernel = kernel;
+	return g;
+}
+
+static void add_io(struct lg_busy_group *g, const struct busy_counts *d)
+{
+	g->read_bytes += d->read_bytes;
+	g->write_bytes += d->write_bytes;
+	g->rchar += d->rchar;
+	g->wchar += d->wchar;
+}
+
 /* Add what entry e did in the phase to its group. 0 or -ENOMEM (then it is lost). */
 static int fold(struct lg_busy *b, const struct busy_entry *e)
 {
@@ -154,37 +190,27 @@ static int fold(struct lg_busy *b, const struct busy_entry *e)
 		own(e->last.rchar, e->base.rchar, e->kids.rchar),
 		own(e->last.wchar, e->base.wchar, e->kids.wchar),
 	};
-	struct lg_busy_group *g = NULL;
+	struct lg_busy_group *g;
 
+	if (e->kid[0] && (d.read_bytes | d.write_bytes | d.rchar | d.wchar)) {
+		/* a parent seen reaping children: the rest of its I/O is taken as theirs (the
+		 * tails of those seen, all of those born and gone between two samples) */
+		if (!(g = group_of(b, e->kid, e->kid_kernel)))
+			return -ENOMEM;
+		add_io(g, &d);
+		g->via_parent += d.read_bytes + d.write_bytes;
+		d.read_bytes = d.write_bytes = d.rchar = d.wchar = 0;
+	}
 	if (!(d.tics | d.read_bytes | d.write_bytes | d.rchar | d.wchar))
 		return 0; /* idle all along: not named */
-	for (size_t i = 0; i < b->ng && !g; i++)
-		if (b->g[i].kernel == e->kernel && strcmp(b->g[i].comm, e->name) == 0)
-			g = &b->g[i];
-	if (!g) {
-		if (b->ng == b->gcap) {
-			size_t cap = b->gcap ? 2 * b->gcap : 32;
-			struct lg_busy_group *p = realloc(b->g, cap * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			b->g = p;
-			b->gcap = cap;
-		}
-		g = &b->g[b->ng++];
-		memset(g, 0, sizeof(*g));
-		memcpy(g->comm, e->name, sizeof(g->comm));
-		g->kernel = e->kernel;
-	}
+	if (!(g = group_of(b, e->name, e->kernel)))
+		return -ENOMEM;
 	if (g->processes < LG_BUSY_PIDS)
 		g->pids[g->processes] = e->pid;
 	g->processes++;
 	g->io_unreadable += !e->io_ok;
 	g->tics += d.tics;
-	g->read_bytes += d.read_bytes;
-	g->write_bytes += d.write_bytes;
-	g->rchar += d.rchar;
-	g->wchar += d.wchar;
+	add_io(g, &d);
 	return 0;
 }
 
@@ -250,6 +276,8 @@ static int fold_gone(struct lg_busy *b, const size_t *gone, size_t n, struct bus
 			p->kids.write_bytes += c->last.write_bytes;
 			p->kids.rchar += c->last.rchar;
 			p->kids.wchar += c->last.wchar;
+			memcpy(p->kid, c->name, sizeof(p->kid));
+			p->kid_kernel = c->kernel;
 		}
 		rc |= fold(b, c);
 	}
@@ -390,13 +418,14 @@ static json_t *group_json(const struct lg_busy *b, const struct lg_busy_group *g
 			json_decref(pids);
 			return NULL;
 		}
-	return json_pack("{s:s, s:b, s:I, s:o, s:f, s:I, s:I, s:I, s:I, s:I}", "comm", g->comm,
+	return json_pack("{s:s, s:b, s:I, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:I}", "comm", g->comm,
 			 "kernel", (int)g->kernel, "processes", (json_int_t)g->processes,
 			 "pids", pids, "cpu_s", (double)g->tics / (double)b->hz,
 			 "read_bytes", (json_int_t)g->read_bytes,
 			 "write_bytes", (json_int_t)g->write_bytes, "rchar", (json_int_t)g->rchar,
 			 "wchar", (json_int_t)g->wchar,
-			 "io_unreadable", (json_int_t)g->io_unreadable);
+			 "io_unreadable", (json_int_t)g->io_unreadable,
+			 "via_parent_bytes", (json_int_t)g->via_parent);
 }
 
 static json_t *list_json(const struct lg_busy *b, bool io)

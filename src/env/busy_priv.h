@@ -24,6 +24,8 @@ struct busy_entry {
 	struct busy_counts last;  /* at its latest sample */
 	struct busy_counts kids;  /* I/O counters of its children gone while it was there,
 				     as last seen: its own counters include them (no tics) */
+	char kid[LG_BUSY_COMM];   /* the group name of the last of them, or "" */
+	bool kid_kernel;          /* that child was a kernel thread */
 };
 
 struct lg_busy {

@@ -133,6 +133,7 @@ bool lg_busy_group_from_json(const json_t *o, long hz, struct lg_busy_group *g)
 	g->rchar = (uint64_t)json_integer_value(json_object_get(o, "rchar"));
 	g->wchar = (uint64_t)json_integer_value(json_object_get(o, "wchar"));
 	g->io_unreadable = (unsigned)json_integer_value(json_object_get(o, "io_unreadable"));
+	g->via_parent = (uint64_t)json_integer_value(json_object_get(o, "via_parent_bytes"));
 	return true;
 }
 

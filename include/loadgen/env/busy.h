@@ -11,8 +11,10 @@
  * an earlier sample counts what it did since its first sample; one first seen later
  * counts everything when it started during the phase (its start time is not before the
  * phase's), else only from its first sample on. What a process did after its last sample
- * is lost when it exits: a process born and dead between two samples is never seen. So
- * is the rest of one seen, up to its exit.
+ * is not in its own counters: a process born and dead between two samples is never
+ * seen. But the kernel adds a reaped child's I/O to its parent's: that part comes back
+ * through a parent seen reaping children of that name (busy.c); the CPU time of the
+ * unseen ones is lost.
  *
  * Left out: this process and its descendants (the clients of --processes, ab's children),
  * found through the parent pids of each sample. Kernel threads are kept, named by their
@@ -56,6 +58,9 @@ struct lg_busy_group {
 	int pids[LG_BUSY_PIDS];   /* the first pids met (processes of them) */
 	uint64_t tics;            /* CPU ticks in the phase */
 	uint64_t read_bytes, write_bytes, rchar, wchar; /* bytes in the phase */
+	uint64_t via_parent;      /* of read and write bytes, those found in the counters of a parent
+				     seen reaping processes of this name (their tails, and
+				     those born and gone between two samples) */
 };
 
 struct lg_busy;
