@@ -152,6 +152,25 @@ static void test_excluded(void **state)
 	assert_int_equal(group(b, false, "kworker").processes, 2);
 	assert_true(group(b, false, "kworker").kernel);
 	lg_busy_destroy(b);
+
+	/* ranks: our siblings of our name (children of the launcher's daemon, 40 here)
+	 * and their children are left out, not those of another name */
+	b = tracker();
+	lg_busy_exclude_siblings(b);
+	struct lg_busy_proc r[] = {
+		P(SELF, 40, 60, "loadgen", 900, 0), P(40, 1, 20, "prted", 3, 0),
+		P(600, 40, START + 1, "loadgen", 700, 0), P(601, 600, START + 1, "loadgen", 800, 0),
+		P(602, 40, START + 1, "other", 9, 0),
+	};
+	feed(b, r, 5, 0);
+	for (size_t i = 0; i < 5; i++)
+		r[i].tics += 100;
+	feed(b, r, 5, S);
+	lg_busy_stop(b);
+	assert_false(has_group(b, "loadgen"));
+	assert_true(has_group(b, "prted"));
+	assert_true(has_group(b, "other"));
+	lg_busy_destroy(b);
 }
 
 static void test_reaped_child(void **state)

@@ -49,6 +49,11 @@ void lg_busy_destroy(struct lg_busy *b)
 	free(b);
 }
 
+void lg_busy_exclude_siblings(struct lg_busy *b)
+{
+	b->siblings = true;
+}
+
 void lg_busy_begin(struct lg_busy *b, uint64_t start_tick)
 {
 	b->start_tick = start_tick;
@@ -91,21 +96,28 @@ static long find_pid(const struct lg_busy_proc *procs, size_t n, int pid)
 	return -1;
 }
 
-/* Mark in out[i] (1 left out, 2 kept) whether procs[i] is self or below it, following
- * each chain of parents up to a process already decided, pid 0 or 1, or a parent the
- * sample lacks. */
-static void mark_excluded(const struct lg_busy_proc *procs, size_t n, int self, char *out)
+/* Mark in out[i] (1 left out, 2 kept) whether procs[i] is self or below it (or, with
+ * siblings, a process of our name and parent, or below one), following each chain of
+ * parents up to a process already decided, pid 0 or 1, or a parent the sample lacks. */
+static void mark_excluded(const struct lg_busy *b, const struct lg_busy_proc *procs,
+			  size_t n, char *out)
 {
-	long chain[64];
+	long chain[64], me = find_pid(procs, n, b->self);
 
 	memset(out, 0, n);
+	if (me >= 0)
+		out[me] = 1;
+	for (size_t i = 0; me >= 0 && b->siblings && i < n; i++)
+		if (procs[i].ppid == procs[me].ppid && procs[i].ppid > 1 &&
+		    strcmp(procs[i].comm, procs[me].comm) == 0)
+			out[i] = 1;
 	for (size_t i = 0; i < n; i++) {
 		long at = (long)i;
 		size_t len = 0, depth = 0;
 		char v = 2;
 
 		while (at >= 0 && !out[at] && depth++ < MAX_DEPTH) {
-			if (procs[at].pid == self) {
+			if (procs[at].ppid == b->self) {
 				v = 1;
 				break;
 			}
@@ -118,8 +130,6 @@ static void mark_excluded(const struct lg_busy_proc *procs, size_t n, int self, 
 		out[i] = v;
 		for (size_t k = 0; k < len; k++) /* the chain walked shares the answer */
 			out[chain[k]] = v;
-		if (procs[i].pid == self)
-			out[i] = 1;
 	}
 }
 
@@ -301,7 +311,7 @@ int lg_busy_feed(struct lg_busy *b, struct lg_busy_proc *procs, size_t n, uint64
 	if (b->stopped)
 		goto out;
 	qsort(procs, n, sizeof(*procs), by_pid);
-	mark_excluded(procs, n, b->self, mark);
+	mark_excluded(b, procs, n, mark);
 	while (i < b->n || j < n) {
 		int c = i >= b->n ? 1 : j >= n ? -1 : cmp_entry(&b->e[i], &procs[j]);
 
@@ -460,7 +470,9 @@ json_t *lg_busy_json(const struct lg_busy *b)
 			 "io_unreadable", (json_int_t)unreadable,
 			 "cpu_ms_per_sample", b->live_samples ? (double)b->cost_ns / 1e6 /
 				(double)b->live_samples : 0.0,
-			 "excluded", "this loadgen process and its descendants",
+			 "excluded", b->siblings ? "this loadgen process, the other ranks on this "
+				     "host, and their descendants"
+				 : "this loadgen process and its descendants",
 			 "note", b->note[0] ? b->note : NULL,
 			 "by_cpu", list_json(b, false), "by_io", list_json(b, true));
 }

@@ -7,9 +7,10 @@
  * owner is not ours is marked io_ok false (when we are not root) and the result says
  * "io_readable": "partial" or "none" rather than showing its zeros as idle.
  *
- * Cost: one sample reads two small files per process; ~300 processes take about 3 ms of
- * one CPU (measured on the CI VM, kept in the result as cpu_ms_per_sample), once per
- * interval, on the master thread, never on a client's path. */
+ * Cost: one sample reads two small files per process (stat and io; the owner comes from
+ * the directory's stat(2)): 305 processes took 5.7 ms of one CPU per sample (2 vCPU VM,
+ * about 19 µs a process), 0.6% of a CPU at the default 1 s interval; each result keeps
+ * its own figure as cpu_ms_per_sample. On the master thread, never on a client's path. */
 #include "loadgen/env/busy.h"
 #include "busy_priv.h"
 

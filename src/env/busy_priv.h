@@ -33,6 +33,8 @@ struct lg_busy {
 	long hz;                       /* clock ticks per second */
 	uint64_t start_tick;           /* the phase's start, ticks since boot */
 	bool begun, stopped;           /* lg_busy_begin / lg_busy_stop were called */
+	bool siblings;                 /* also leave out our siblings of our name (the other
+					  ranks on this host) and their descendants */
 	struct busy_entry *e;          /* the processes of the last sample, by (pid,
 					  start) (owned) */
 	size_t n;                      /* entries in e */

@@ -17,7 +17,8 @@
  * unseen ones is lost.
  *
  * Left out: this process and its descendants (the clients of --processes, ab's children),
- * found through the parent pids of each sample. Kernel threads are kept, named by their
+ * found through the parent pids of each sample; in a run of several ranks, also the
+ * other ranks on this host (our name, our parent) and theirs. Kernel threads are kept, named by their
  * name up to the first '/' (kworker/u4:2-flush-253:0 is kworker), since kswapd or the
  * flusher threads working hard is news too. Processes are grouped by command name. */
 #ifndef LOADGEN_BUSY_H
@@ -69,6 +70,9 @@ struct lg_busy;
  * tics and start_tick (sysconf(_SC_CLK_TCK)). 0 or -ENOMEM. */
 int lg_busy_create(int self, long hz, struct lg_busy **out);
 void lg_busy_destroy(struct lg_busy *b);
+/* Also leave out the processes of our name and parent (the other ranks of an MPI job on
+ * this host, children of the launcher's daemon) and their descendants. */
+void lg_busy_exclude_siblings(struct lg_busy *b);
 /* The measured phase begins at start_tick (clock ticks since boot, CLOCK_BOOTTIME). */
 void lg_busy_begin(struct lg_busy *b, uint64_t start_tick);
 /* One sample of every process (procs[0..n), reordered in place), taken at t_ns. 0 or
