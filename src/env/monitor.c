@@ -59,7 +59,7 @@ static size_t target_disks(const char *dir, char names[][LG_BLOCK_NAME_MAX], siz
 	return n;
 }
 
-static int start_sysmon(struct lg_monitor *m, const struct lg_config *cfg, const char *rundir)
+static int start_sysmon(struct lg_monitor *m, const char *rundir)
 {
 	char names[LG_SYSMON_DISKS][LG_BLOCK_NAME_MAX];
 	const char *ptrs[LG_SYSMON_DISKS];
@@ -72,8 +72,6 @@ static int start_sysmon(struct lg_monitor *m, const struct lg_config *cfg, const
 	/* without memory for it the run goes on without the busy list */
 	if (lg_busy_create((int)getpid(), sysconf(_SC_CLK_TCK), &m->busy))
 		m->busy = NULL;
-	else if (cfg->coord) /* the other ranks here: children of the launcher's daemon */
-		lg_busy_exclude_siblings(m->busy);
 	return lg_sysmon_sample(m->sys, lg_now_ns(), &m->start);
 }
 
@@ -93,12 +91,18 @@ int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
 	if (m->log)
 		m->run = lg_runlog_next_run(m->log);
 	m->timeline_sys = json_array();
-	if (!m->timeline_sys || (cfg->monitor && start_sysmon(m, cfg, rundir))) {
+	if (!m->timeline_sys || (cfg->monitor && start_sysmon(m, rundir))) {
 		lg_monitor_destroy(m);
 		return -ENOMEM;
 	}
 	*out = m;
 	return 0;
+}
+
+void lg_monitor_ranks_here(struct lg_monitor *m)
+{
+	if (m && m->busy)
+		lg_busy_exclude_siblings(m->busy);
 }
 
 void lg_monitor_destroy(struct lg_monitor *m)

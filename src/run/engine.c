@@ -510,6 +510,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		snprintf(err, errlen, "out of memory for the system monitor");
 	else
 		rc = alloc_clients(&e, err, errlen);
+	if (lg_coord_size(co) > 1)
+		lg_monitor_ranks_here(e.mon);
 	rc = lg_coord_status(co, rc, err, errlen);
 	if (rc)
 		goto out;

@@ -25,6 +25,9 @@ struct lg_monitor;
 int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
 		      struct lg_monitor **out);
 void lg_monitor_destroy(struct lg_monitor *m);
+/* The run has several ranks: the other ranks on this host (processes of our name and
+ * parent) are not "other processes" (loadgen/env/busy.h). */
+void lg_monitor_ranks_here(struct lg_monitor *m);
 /* The measured phase began at t_ns (CLOCK_MONOTONIC). */
 void lg_monitor_begin(struct lg_monitor *m, uint64_t t_ns);
 /* Timeline entry k (iv) was just added, ending at t_ns. */
