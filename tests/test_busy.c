@@ -302,10 +302,10 @@ static void test_live(void **state)
 
 	(void)state;
 	assert_int_equal(lg_busy_create((int)getpid(), sysconf(_SC_CLK_TCK), &b), 0);
-	lg_busy_sample(b);
+	lg_busy_sample(b, true);
 	for (volatile unsigned long i = 0; i < 50000000ul; i++)
 		;
-	lg_busy_sample(b);
+	lg_busy_sample(b, true);
 	lg_busy_stop(b);
 	j = lg_busy_json(b);
 	assert_non_null(j);

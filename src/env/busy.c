@@ -463,8 +463,9 @@ json_t *lg_busy_json(const struct lg_busy *b)
 		unreadable += b->g[i].io_unreadable;
 	}
 	readable = !unreadable ? "all" : unreadable < procs ? "partial" : "none";
-	return json_pack("{s:I, s:f, s:f, s:I, s:s, s:I, s:f, s:s, s:s*, s:o, s:o}",
-			 "samples", (json_int_t)b->samples, "seconds", secs,
+	return json_pack("{s:I, s:I, s:f, s:f, s:I, s:s, s:I, s:f, s:s, s:s*, s:o, s:o}",
+			 "samples", (json_int_t)b->samples,
+			 "samples_skipped", (json_int_t)b->skipped, "seconds", secs,
 			 "interval_s", b->samples > 1 ? secs / (double)(b->samples - 1) : 0.0,
 			 "processes", (json_int_t)procs, "io_readable", readable,
 			 "io_unreadable", (json_int_t)unreadable,

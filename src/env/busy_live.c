@@ -23,6 +23,8 @@
 #include <libproc2/pids.h>
 
 #define PF_KTHREAD 0x00200000 /* a kernel thread (include/linux/sched.h) */
+#define COST_SHARE 0.02       /* of one CPU over the phase, at most, but for the first
+				 and last sample */
 
 static enum pids_item items[] = {
 	PIDS_ID_PID, PIDS_ID_PPID, PIDS_TICS_BEGAN, PIDS_CMD, PIDS_FLAGS, PIDS_ID_EUID,
@@ -90,7 +92,7 @@ static void proc_of(struct pids_stack *s, unsigned me, struct lg_busy_proc *p)
 	p->wchar = VAL(s, I_WC, ul_int);
 }
 
-void lg_busy_sample(struct lg_busy *b)
+void lg_busy_sample(struct lg_busy *b, bool always)
 {
 	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), t = clock_ns(CLOCK_MONOTONIC);
 	unsigned me = (unsigned)geteuid();
@@ -99,6 +101,10 @@ void lg_busy_sample(struct lg_busy *b)
 
 	if (!b || b->stopped || b->live_failed)
 		return;
+	if (!always && b->samples && (double)b->cost_ns > COST_SHARE * (double)(t - b->t_first)) {
+		b->skipped++; /* what the next sample sees covers this interval too */
+		return;
+	}
 	if (!b->info && procps_pids_new(&b->info, items, NITEMS) < 0) {
 		b->info = NULL;
 		b->live_failed = true;

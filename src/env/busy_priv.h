@@ -50,6 +50,7 @@ struct lg_busy {
 	size_t bufcap;                 /* room in buf */
 	uint64_t cost_ns;              /* CPU time of the live samples */
 	size_t live_samples;           /* live samples taken (for the mean cost) */
+	size_t skipped;                /* samples skipped to keep the cost down */
 };
 
 #endif

@@ -172,14 +172,14 @@ void lg_monitor_begin(struct lg_monitor *m, uint64_t t_ns)
 	if (m->sys && lg_sysmon_sample(m->sys, t_ns, &m->first) == 0 &&
 	    copy_sample(&m->prev, &m->first) == 0)
 		m->have_first = true;
-	lg_busy_sample(m->busy);
+	lg_busy_sample(m->busy, true);
 }
 
 void lg_monitor_stop(struct lg_monitor *m)
 {
 	if (!m || !m->busy || m->busy_json || !lg_busy_samples(m->busy))
 		return; /* no phase began: nothing to say */
-	lg_busy_sample(m->busy);
+	lg_busy_sample(m->busy, true);
 	lg_busy_stop(m->busy);
 	m->busy_json = lg_busy_json(m->busy); /* none for want of memory: the run goes on */
 	lg_busy_live_close(m->busy);
@@ -238,7 +238,7 @@ void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, siz
 			lg_sys_sample_clear(&cur);
 		}
 	}
-	lg_busy_sample(m->busy); /* nothing once the phase is over */
+	lg_busy_sample(m->busy, false); /* nothing once the phase is over */
 	lg_monitor_poll(m);
 	if (m->log) {
 		lg_runlog_put(m->log, "interval", interval_line(m, iv, sys));

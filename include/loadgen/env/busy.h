@@ -93,9 +93,11 @@ void lg_busy_note(struct lg_busy *b, const char *note);
 
 /* --- The live sampler (busy_live.c) --- */
 
-/* Take a sample of the running system (first call: the phase begins now). Errors leave
- * a note in the result, never fail the run. */
-void lg_busy_sample(struct lg_busy *b);
+/* Take a sample of the running system (first call: the phase begins now). Unless always,
+ * the sample is skipped while the samples so far took more than 2% of one CPU over the
+ * phase so far (a host of 10000 processes: ~190 ms a sample), and counted as skipped.
+ * Errors leave a note in the result, never fail the run. */
+void lg_busy_sample(struct lg_busy *b, bool always);
 /* The CPU time the live samples took so far (this thread's), ns. */
 uint64_t lg_busy_cost_ns(const struct lg_busy *b);
 /* Free the live sampler's reader (also done by lg_busy_destroy). */
