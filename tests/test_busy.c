@@ -277,6 +277,12 @@ static void test_print(void **state)
 	lg_busy_stop(b);
 	j = lg_busy_json(b);
 	assert_string_equal(json_string_value(json_object_get(j, "io_readable")), "partial");
+	{
+		char line[256];
+
+		assert_int_equal(lg_busy_summary(j, line, sizeof(line)), 2);
+		assert_string_equal(line, "dd (2 processes) wrote 2.7 GB; cc1 (pid 43) used 34 CPU-s");
+	}
 	assert_string_equal(printed(j), "  Busy beside the run: dd (2 processes) wrote 2.7 GB; "
 			    "cc1 (pid 43) used 34 CPU-s (the I/O of other users' processes could "
 			    "not be read)\n");
@@ -290,6 +296,12 @@ static void test_print(void **state)
 	lg_busy_stop(b);
 	j = lg_busy_json(b);
 	assert_string_equal(printed(j), "");
+	{
+		char line[8] = "x";
+
+		assert_int_equal(lg_busy_summary(j, line, sizeof(line)), 0);
+		assert_string_equal(line, "");
+	}
 	json_decref(j);
 	lg_busy_destroy(b);
 }

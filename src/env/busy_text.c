@@ -146,13 +146,15 @@ static bool named(const struct lg_busy_group *v, size_t n, const struct lg_busy_
 	return false;
 }
 
-void lg_busy_print(FILE *out, const json_t *busy)
+size_t lg_busy_summary(const json_t *busy, char *buf, size_t len)
 {
 	static const char *const lists[] = { "by_io", "by_cpu" };
 	double secs = json_number_value(json_object_get(busy, "seconds"));
-	const char *readable = json_string_value(json_object_get(busy, "io_readable"));
 	struct lg_busy_group v[PRINT_MAX], g;
 	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
 
 	for (int l = 0; l < 2; l++) {
 		const json_t *o;
@@ -164,13 +166,26 @@ void lg_busy_print(FILE *out, const json_t *busy)
 				v[n++] = g;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char what[256];
+		size_t at = strlen(buf);
 
-		lg_busy_describe(&v[i], LG_BUSY_JSON_HZ, secs, false, what, sizeof(what));
-		fprintf(out, "%s%s", i ? "; " : "  Busy beside the run: ", what);
+		if (at + 2 < len) {
+			snprintf(buf + at, len - at, "%s", i ? "; " : "");
+			at = strlen(buf);
+			lg_busy_describe(&v[i], LG_BUSY_JSON_HZ, secs, false, buf + at, len - at);
+		}
 	}
-	if (n && readable && strcmp(readable, "all") != 0)
+	return n;
+}
+
+void lg_busy_print(FILE *out, const json_t *busy)
+{
+	const char *readable = json_string_value(json_object_get(busy, "io_readable"));
+	char line[PRINT_MAX * 256];
+
+	if (!lg_busy_summary(busy, line, sizeof(line)))
+		return;
+	fprintf(out, "  Busy beside the run: %s", line);
+	if (readable && strcmp(readable, "all") != 0)
 		fprintf(out, " (the I/O of other users' processes could not be read)");
-	if (n)
-		fputc('\n', out);
+	fputc('\n', out);
 }

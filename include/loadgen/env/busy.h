@@ -123,6 +123,10 @@ void lg_busy_describe(const struct lg_busy_group *g, long hz, double secs, bool 
 /* The group of a by_cpu or by_io entry of a run's "busy" object. false when it is not
  * one. */
 bool lg_busy_group_from_json(const json_t *o, long hz, struct lg_busy_group *g);
+/* What the notable groups of a run's "busy" object did, into buf: "dd (9 processes)
+ * wrote 2.7 GB; cc1 (pid 43) used 34 CPU-s" (at most 3, I/O first), "" when none was
+ * notable. How many were named. (The history's "busy" of a result, the report's line.) */
+size_t lg_busy_summary(const json_t *busy, char *buf, size_t len);
 /* One line of the text report from a run's "busy" object: "Busy beside the run: dd (9
  * processes) wrote 2.7 GB, cc1 (3 processes) used 34 CPU-s", only the notable groups;
  * nothing when none was. */
