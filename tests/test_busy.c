@@ -230,6 +230,12 @@ static void test_ranking_and_json(void **state)
 	assert_string_equal(top[0].comm, "b");
 	assert_string_equal(top[1].comm, "f");
 	assert_string_equal(top[2].comm, "tmpfs");
+	{
+		char what[128];
+
+		lg_busy_describe(&top[2], HZ, 2, true, what, sizeof(what));
+		assert_string_equal(what, "tmpfs (pid 16) wrote 1.0 GB (no storage I/O)");
+	}
 	j = lg_busy_json(b);
 	assert_non_null(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "samples")), 2);

@@ -80,8 +80,12 @@ static void describe_io(const struct lg_busy_group *g, char *buf, size_t len)
 		snprintf(what, sizeof(what), "wrote %s", num);
 		add(buf, len, what);
 	}
-	if (!storage)
-		add(buf, len, "no storage I/O");
+	if (!storage) { /* "read 52 MB (no storage I/O)" */
+		size_t at = strlen(buf);
+
+		if (at < len)
+			snprintf(buf + at, len - at, " (no storage I/O)");
+	}
 }
 
 void lg_busy_describe(const struct lg_busy_group *g, long hz, double secs, bool with_pid,
