@@ -4,8 +4,8 @@
  * The system monitor takes a sample of every process at the start of the measured phase,
  * at each timeline interval and at its end. Two halves, like sysmon: the bookkeeping
  * (busy.c) is pure, fed with samples of struct lg_busy_proc, so tests feed synthetic
- * ones; the live sampler (busy_live.c) reads /proc/PID/stat, status and io through
- * libproc2's pids API and feeds them.
+ * ones; the live sampler (busy_live.c) reads /proc/PID/stat and io through libproc2's
+ * pids API and feeds them; busy_text.c words them.
  *
  * A process is known by (pid, start time), so a reused pid is a new process. One seen at
  * an earlier sample counts what it did since its first sample; one first seen later
@@ -18,8 +18,8 @@
  *
  * Left out: this process and its descendants (the clients of --processes, ab's children),
  * found through the parent pids of each sample; in a run of several ranks, also the
- * other ranks on this host (our name, our parent) and theirs. Kernel threads are kept, named by their
- * name up to the first '/' (kworker/u4:2-flush-253:0 is kworker), since kswapd or the
+ * other ranks on this host (our name, our parent) and theirs. Kernel threads are kept,
+ * named up to the first '/' (kworker/u4:2-flush-253:0 is kworker), since kswapd or the
  * flusher threads working hard is news too. Processes are grouped by command name. */
 #ifndef LOADGEN_BUSY_H
 #define LOADGEN_BUSY_H
@@ -59,9 +59,9 @@ struct lg_busy_group {
 	int pids[LG_BUSY_PIDS];   /* the first pids met (processes of them) */
 	uint64_t tics;            /* CPU ticks in the phase */
 	uint64_t read_bytes, write_bytes, rchar, wchar; /* bytes in the phase */
-	uint64_t via_parent;      /* of read and write bytes, those found in the counters of a parent
-				     seen reaping processes of this name (their tails, and
-				     those born and gone between two samples) */
+	uint64_t via_parent;      /* of read and write bytes, those found in the counters
+				     of a parent seen reaping processes of this name (their
+				     tails, and those born and gone between two samples) */
 };
 
 struct lg_busy;
@@ -127,9 +127,9 @@ bool lg_busy_group_from_json(const json_t *o, long hz, struct lg_busy_group *g);
  * wrote 2.7 GB; cc1 (pid 43) used 34 CPU-s" (at most 3, I/O first), "" when none was
  * notable. How many were named. (The history's "busy" of a result, the report's line.) */
 size_t lg_busy_summary(const json_t *busy, char *buf, size_t len);
-/* One line of the text report from a run's "busy" object: "Busy beside the run: dd (9
- * processes) wrote 2.7 GB, cc1 (3 processes) used 34 CPU-s", only the notable groups;
- * nothing when none was. */
+/* One line of the text report from a run's "busy" object: "  Busy beside the run: " and
+ * lg_busy_summary's text (and a word when other users' I/O was unreadable); nothing
+ * when no group was notable. */
 void lg_busy_print(FILE *out, const json_t *busy);
 
 #endif
