@@ -1,11 +1,11 @@
-/* busy.c and busy_text.c on synthetic samples: a process seen from the phase's start counts
- * its difference, one born in the phase counts everything, one older but first seen late
- * counts from then on; a reused pid (another start time) is another process; this process
- * and its descendants are left out; a reaped child's I/O is not counted again in its
- * parent, and the rest of that parent's I/O goes to the child's name; processes are
- * grouped by name (kernel threads up to '/'); the ranking by CPU
- * and by I/O (storage first, then rchar + wchar); the JSON; the report's line and its
- * silence; and one live sample of this machine. */
+/* busy.c and busy_text.c on synthetic samples: a process seen from the phase's start
+ * counts its difference, one born in the phase counts everything, one older but first
+ * seen late counts from then on; a reused pid (another start time) is another process;
+ * this process and its descendants (and with ranks, its siblings of its name) are left
+ * out; a reaped child's I/O is not counted again in its parent, and the rest of that
+ * parent's I/O goes to the child's name; processes are grouped by name (kernel threads
+ * up to '/'); the ranking by CPU and by I/O (storage first, then rchar + wchar); the
+ * JSON; the report's line and its silence; and one live sample of this machine. */
 #include "loadgen/env/busy.h"
 
 #include <setjmp.h>
