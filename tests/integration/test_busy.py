@@ -68,6 +68,8 @@ def main():
     finally:
         os.killpg(loop.pid, signal.SIGKILL)  # our loop's own group: sh and its dd
         loop.wait()
+        if os.path.exists(os.path.join(dddir, "f")):
+            os.unlink(os.path.join(dddir, "f"))  # 300 MB
     busy = doc["runs"][0]["busy"]
     with open(pids) as f:
         ours = [int(x) for x in f.read().split()]
