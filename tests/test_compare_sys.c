@@ -403,6 +403,99 @@ static void test_per_host(void **state)
 	lg_cmp_file_release(&o);
 }
 
+/* --- Who was busy beside one file's runs only (compare_busy.c) --- */
+
+/* A result document whose runs have the busy objects of busy_json (a JSON array). */
+static json_t *busy_doc(const char *busy_json)
+{
+	json_t *runs = json_array(), *b;
+	size_t i;
+
+	json_array_foreach(json_loads(busy_json, 0, NULL), i, b)
+		json_array_append_new(runs, json_pack("{s:O}", "busy", b));
+	return json_pack("{s:o}", "runs", runs);
+}
+
+struct notes {
+	char text[8][400];
+	bool in_base[8];
+	size_t n;
+};
+
+static void take_note(const struct lg_cmp_busy_note *note, void *ctx)
+{
+	struct notes *ns = ctx;
+
+	assert_true(ns->n < 8);
+	snprintf(ns->text[ns->n], sizeof(ns->text[0]), "%s", note->text);
+	ns->in_base[ns->n++] = note->in_base;
+}
+
+#define QUIET "{\"seconds\": 10, \"by_cpu\": [], \"by_io\": [{\"comm\": \"cron\", " \
+	"\"processes\": 1, \"pids\": [12], \"cpu_s\": 0.01, \"write_bytes\": 4096}]}"
+#define BUSY "{\"seconds\": 10, \"by_io\": [{\"comm\": \"dd\", \"processes\": 9, " \
+	"\"pids\": [4121, 4130], \"cpu_s\": 0.3, \"write_bytes\": 2700000000, " \
+	"\"read_bytes\": 4096}], \"by_cpu\": [{\"comm\": \"cc1\", \"processes\": 1, " \
+	"\"pids\": [77], \"cpu_s\": 34}, {\"comm\": \"dd\", \"processes\": 9, " \
+	"\"pids\": [4121, 4130], \"cpu_s\": 0.3, \"write_bytes\": 2700000000, " \
+	"\"read_bytes\": 4096}]}"
+
+static size_t busy_notes(const char *base, const char *other, struct notes *ns)
+{
+	json_t *b = busy_doc(base), *o = busy_doc(other);
+	size_t n;
+
+	memset(ns, 0, sizeof(*ns));
+	n = lg_cmp_busy_notes(b, "quiet.json", o, "busy.json", take_note, ns);
+	assert_int_equal(n, ns->n);
+	json_decref(b);
+	json_decref(o);
+	return n;
+}
+
+static void test_busy_notes(void **state)
+{
+	struct notes ns;
+
+	(void)state;
+	/* dd and cc1 beside the other file's runs only: I/O first */
+	assert_int_equal(busy_notes("[" QUIET "]", "[" BUSY "]", &ns), 2);
+	assert_string_equal(ns.text[0], "dd (9 processes, first pid 4121) wrote 2.7 GB during "
+			    "busy.json's runs, nothing comparable in quiet.json");
+	assert_string_equal(ns.text[1], "cc1 (pid 77) used 34 CPU-s during busy.json's runs, "
+			    "nothing comparable in quiet.json");
+	assert_false(ns.in_base[0]);
+	/* the other way round: named as the baseline's */
+	assert_int_equal(busy_notes("[" BUSY "]", "[" QUIET "]", &ns), 2);
+	assert_true(ns.in_base[0]);
+	assert_string_equal(ns.text[0], "dd (9 processes, first pid 4121) wrote 2.7 GB during "
+			    "quiet.json's runs, nothing comparable in busy.json");
+	/* busy on both sides: nothing; per second, over two quiet runs of 10 s */
+	assert_int_equal(busy_notes("[" BUSY "]", "[" BUSY "]", &ns), 0);
+	assert_int_equal(busy_notes("[" QUIET ", " QUIET "]", "[" BUSY ", " BUSY "]", &ns), 2);
+	/* a tenth of the rate (2 700 004 096 B / 10 s) is comparable, a little less is not */
+	assert_int_equal(busy_notes("[{\"seconds\": 20, \"by_io\": [{\"comm\": \"dd\", "
+				    "\"processes\": 1, \"pids\": [5], \"cpu_s\": 0, "
+				    "\"write_bytes\": 540008192}]}]", "[" BUSY "]", &ns), 1);
+	assert_string_equal(ns.text[0], "cc1 (pid 77) used 34 CPU-s during busy.json's runs, "
+			    "nothing comparable in quiet.json");
+	assert_int_equal(busy_notes("[{\"seconds\": 20, \"by_io\": [{\"comm\": \"dd\", "
+				    "\"processes\": 1, \"pids\": [5], \"cpu_s\": 0, "
+				    "\"write_bytes\": 530000000}]}]", "[" BUSY "]", &ns), 2);
+	/* a full list of the quiet side could hide dd just below its 300 MB entries */
+	assert_int_equal(busy_notes("[{\"seconds\": 10, \"by_cpu\": [], \"by_io\": ["
+		"{\"comm\": \"a\", \"cpu_s\": 0, \"write_bytes\": 300000000},"
+		"{\"comm\": \"b\", \"cpu_s\": 0, \"write_bytes\": 300000000},"
+		"{\"comm\": \"c\", \"cpu_s\": 0, \"write_bytes\": 300000000},"
+		"{\"comm\": \"d\", \"cpu_s\": 0, \"write_bytes\": 300000000},"
+		"{\"comm\": \"e\", \"cpu_s\": 0, \"write_bytes\": 300000000}]}]",
+		"[" BUSY "]", &ns), 1 + 5); /* cc1, and a-e beside the quiet runs only */
+	assert_string_equal(ns.text[5], "cc1 (pid 77) used 34 CPU-s during busy.json's runs, "
+			    "nothing comparable in quiet.json");
+	/* a side without "busy" (--monitor off): nothing to compare */
+	assert_int_equal(busy_notes("[]", "[" BUSY "]", &ns), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_one_sided_past_rows),
 		cmocka_unit_test(test_per_host),
 		cmocka_unit_test(test_many_runs),
+		cmocka_unit_test(test_busy_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -323,8 +323,14 @@ static void full_run(void **state)
 	feed(m, t0, N);
 	assert_int_equal(lg_monitor_json(m, NULL), 0);
 	assert_int_equal(lg_monitor_json(m, run), 0);
-	assert_int_equal(json_object_size(run), 4); /* timeline and the 3 keys added */
+	assert_int_equal(json_object_size(run), 5); /* timeline and the 4 keys added */
 	check_summary(run);
+	/* the other processes, sampled at the begin, each interval and the end (or an
+	 * interval skipped: these come faster than 2% of a CPU allows) */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "busy"),
+							    "samples")) +
+			 json_integer_value(json_object_get(json_object_get(run, "busy"),
+							    "samples_skipped")), N + 2);
 	assert_true(json_object_size(json_object_get(run, "vmstat_diff")) > 0);
 	assert_int_equal(json_object_size(json_object_get(run, "kernel_messages")), 6);
 	check_text(m, run, root);

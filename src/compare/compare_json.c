@@ -4,6 +4,7 @@
  * `by_clients`; when a file has exactly one count in common with the baseline, that
  * entry's keys are also the file's own (the shape older readers know). */
 #include "compare_priv.h"
+#include "loadgen/compare/compare_sys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -219,9 +220,21 @@ static json_t *partial_json(const struct lg_cmp_file *f)
 			 "missing", missing ? json_deep_copy(missing) : json_null());
 }
 
+/* One note of who was busy beside one file's runs only, appended to the array ctx. */
+static void busy_json(const struct lg_cmp_busy_note *n, void *ctx)
+{
+	json_array_append_new(ctx, json_pack("{s:s, s:b, s:s, s:s, s:f, s:f, s:I, s:i, s:s}",
+					     "comm", n->comm, "kernel", (int)n->kernel,
+					     "side", n->in_base ? "baseline" : "other",
+					     "by", n->io ? "io_bytes" : "cpu_s",
+					     "amount", n->amount, "elsewhere", n->elsewhere,
+					     "processes", (json_int_t)n->processes,
+					     "first_pid", n->first_pid, "text", n->text));
+}
+
 static json_t *comparison_json(const struct cmp_table *t, size_t i)
 {
-	json_t *diffs = json_array(), *by, *only, *doc;
+	json_t *diffs = json_array(), *by, *only, *doc, *busy;
 	size_t n = diffs ? lg_cmp_setup_diffs(&t->files[0], &t->files[i], diff_json, diffs) : 0;
 
 	if (t->skip[i])
@@ -235,6 +248,14 @@ static json_t *comparison_json(const struct cmp_table *t, size_t i)
 			(json_int_t)t->files[i].nruns, "partial", partial_json(&t->files[i]),
 			"setup_differences", diffs);
 	if (doc && only && json_object_update(doc, only)) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	busy = json_array();
+	if (busy)
+		lg_cmp_busy_notes(t->files[0].doc, t->files[0].path, t->files[i].doc,
+				  t->files[i].path, busy_json, busy);
+	if (doc && json_object_set_new(doc, "busy_neighbours", busy ? busy : json_null())) {
 		json_decref(doc);
 		doc = NULL;
 	}

@@ -27,7 +27,8 @@
 /* Result keys a cut-off log cannot give (only the end of a run writes them). */
 static const char *const missing_keys[] = {
 	"latency_ns", "ops_by_type", "clients", "timeline[].p99_ms", "errors", "skipped",
-	"stalls", "fairness", "error_notes", "phases", "sys_summary", "vmstat_diff", "summary",
+	"stalls", "fairness", "error_notes", "phases", "sys_summary", "vmstat_diff", "busy",
+	"summary",
 };
 
 /* One run of the log, as its lines add up. */

@@ -237,6 +237,22 @@ static void sys_block(const struct cmp_table *t, size_t i, const struct cmp_cell
 	lg_cmp_sys_print(stdout, &t->files[0], c->bg, &t->files[i], c->og);
 }
 
+/* A line of who was busy beside one file's runs only, under the pair's heading. */
+struct busy_ctx {
+	const struct cmp_table *t;
+	size_t i, n; /* the file against the baseline, lines so far */
+};
+
+static void busy_line(const struct lg_cmp_busy_note *note, void *ctx)
+{
+	struct busy_ctx *c = ctx;
+
+	if (!c->n++)
+		printf("\n%s against %s: busy beside one file's runs only (other processes):\n",
+		       c->t->files[c->i].path, c->t->files[0].path);
+	printf("    %s\n", note->text);
+}
+
 int lg_cmp_print_tables(const struct cmp_table *t)
 {
 	metric_table(t, LG_CMP_MBPS);
@@ -256,5 +272,12 @@ int lg_cmp_print_tables(const struct cmp_table *t)
 		for (size_t g = 0; !t->skip[i] && g < t->files[0].ngroups; g++)
 			if (t->cells[i][g].present)
 				sys_block(t, i, &t->cells[i][g]);
+	for (size_t i = 1; i < t->cli->npaths; i++) { /* the whole files: not per client count */
+		struct busy_ctx c = { t, i, 0 };
+
+		if (!t->skip[i])
+			lg_cmp_busy_notes(t->files[0].doc, t->files[0].path, t->files[i].doc,
+					  t->files[i].path, busy_line, &c);
+	}
 	return 0;
 }

@@ -299,9 +299,21 @@ static void print_setup(const struct cmp_table *t, size_t i)
 		printf("    no differences\n");
 }
 
+/* A line of who was busy beside one file's runs only, under its heading. */
+static void print_busy(const struct lg_cmp_busy_note *note, void *ctx)
+{
+	size_t *n = ctx;
+
+	if (!(*n)++)
+		printf("  Busy beside one file's runs only (other processes of the host):\n");
+	printf("    %s\n", note->text);
+}
+
 /* Two files, one client count: the detailed block per file. */
 static int print_pairs(const struct cmp_table *t)
 {
+	size_t nbusy;
+
 	for (size_t i = 1; i < t->cli->npaths; i++) {
 		const struct cmp_cell *cell = t->cells[i] ? &t->cells[i][0] : NULL;
 
@@ -311,6 +323,9 @@ static int print_pairs(const struct cmp_table *t)
 		print_metrics(&cell->r);
 		print_verdict(&cell->r, t->cli, &t->files[0], &t->files[i]);
 		lg_cmp_sys_print(stdout, &t->files[0], cell->bg, &t->files[i], cell->og);
+		nbusy = 0;
+		lg_cmp_busy_notes(t->files[0].doc, t->files[0].path, t->files[i].doc,
+				  t->files[i].path, print_busy, &nbusy);
 		if (print_latency(t, i, cell))
 			return -ENOMEM;
 	}

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "loadgen/env/busy.h"
 #include "loadgen/env/kmsg.h"
 #include "loadgen/env/runlog.h"
 #include "loadgen/env/sysinfo.h"
@@ -31,6 +33,9 @@ struct lg_monitor {
 					  objects cover first to prev without a gap */
 	json_t *summary;               /* "sys_summary", after lg_monitor_end */
 	json_t *vmdiff;                /* "vmstat_diff", after lg_monitor_end */
+	struct lg_busy *busy;          /* the other processes, sampled with sys (NULL when
+					  it could not be made: then no "busy") */
+	json_t *busy_json;             /* "busy", once the measured phase is over */
 	int err;                       /* -ENOMEM when the summary or vmstat_diff could not
 					  be built: lg_monitor_json fails then */
 };
@@ -64,6 +69,9 @@ static int start_sysmon(struct lg_monitor *m, const char *rundir)
 		ptrs[i] = names[i];
 	if (lg_sysmon_create("/", ptrs, n, &m->sys) || lg_kmsg_open(KMSG_PATH, &m->kmsg))
 		return -ENOMEM;
+	/* without memory for it the run goes on without the busy list */
+	if (lg_busy_create((int)getpid(), sysconf(_SC_CLK_TCK), &m->busy))
+		m->busy = NULL;
 	return lg_sysmon_sample(m->sys, lg_now_ns(), &m->start);
 }
 
@@ -91,12 +99,20 @@ int lg_monitor_create(const struct lg_config *cfg, const char *rundir,
 	return 0;
 }
 
+void lg_monitor_ranks_here(struct lg_monitor *m)
+{
+	if (m && m->busy)
+		lg_busy_exclude_siblings(m->busy);
+}
+
 void lg_monitor_destroy(struct lg_monitor *m)
 {
 	if (!m)
 		return;
 	lg_sysmon_destroy(m->sys);
 	lg_kmsg_close(m->kmsg);
+	lg_busy_destroy(m->busy);
+	json_decref(m->busy_json);
 	lg_sys_sample_clear(&m->start);
 	lg_sys_sample_clear(&m->first);
 	lg_sys_sample_clear(&m->prev);
@@ -156,6 +172,17 @@ void lg_monitor_begin(struct lg_monitor *m, uint64_t t_ns)
 	if (m->sys && lg_sysmon_sample(m->sys, t_ns, &m->first) == 0 &&
 	    copy_sample(&m->prev, &m->first) == 0)
 		m->have_first = true;
+	lg_busy_sample(m->busy, true);
+}
+
+void lg_monitor_stop(struct lg_monitor *m)
+{
+	if (!m || !m->busy || m->busy_json || !lg_busy_samples(m->busy))
+		return; /* no phase began: nothing to say */
+	lg_busy_sample(m->busy, true);
+	lg_busy_stop(m->busy);
+	m->busy_json = lg_busy_json(m->busy); /* none for want of memory: the run goes on */
+	lg_busy_live_close(m->busy);
 }
 
 /* Gauges that are levels (not rates over the interval): their summary is their mean. */
@@ -211,6 +238,7 @@ void lg_monitor_interval(struct lg_monitor *m, const struct lg_interval *iv, siz
 			lg_sys_sample_clear(&cur);
 		}
 	}
+	lg_busy_sample(m->busy, false); /* nothing once the phase is over */
 	lg_monitor_poll(m);
 	if (m->log) {
 		lg_runlog_put(m->log, "interval", interval_line(m, iv, sys));
@@ -274,6 +302,7 @@ void lg_monitor_end(struct lg_monitor *m)
 
 	if (!m)
 		return;
+	lg_monitor_stop(m); /* when not called: a failed run */
 	lg_monitor_poll(m);
 	if (m->sys) {
 		if (lg_sysmon_sample(m->sys, lg_now_ns(), &last) == 0)
@@ -308,6 +337,8 @@ int lg_monitor_json(const struct lg_monitor *m, json_t *run_obj)
 		rc |= json_object_set(run_obj, "sys_summary", m->summary);
 	if (m->vmdiff)
 		rc |= json_object_set(run_obj, "vmstat_diff", m->vmdiff);
+	if (m->busy_json)
+		rc |= json_object_set(run_obj, "busy", m->busy_json);
 	if (m->kmsg)
 		rc |= json_object_set_new(run_obj, "kernel_messages",
 					  lg_kmsg_json(m->kmsg, m->t0_ns ? m->t0_ns : m->t_create));
@@ -321,6 +352,8 @@ json_t *lg_monitor_host_json(const struct lg_monitor *m)
 
 	if (!rc && m && m->summary)
 		rc = json_object_set(o, "sys_summary", m->summary);
+	if (!rc && m && m->busy_json)
+		rc = json_object_set(o, "busy", m->busy_json);
 	if (!rc && m && m->kmsg)
 		rc = json_object_set_new(o, "kernel_messages",
 					 lg_kmsg_json(m->kmsg, m->t0_ns ? m->t0_ns : m->t_create));
@@ -337,6 +370,8 @@ void lg_monitor_print(FILE *out, const struct lg_monitor *m)
 		return;
 	if (m->summary)
 		lg_sys_summary_print(out, m->summary);
+	if (m->summary && m->busy_json) /* a line of the system block, when someone was busy */
+		lg_busy_print(out, m->busy_json);
 	if (m->kmsg)
 		lg_kmsg_print(out, m->kmsg, m->t0_ns ? m->t0_ns : m->t_create);
 }

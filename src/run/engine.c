@@ -473,6 +473,7 @@ static int measure(struct engine *e, uint64_t *t_stop, char *err, size_t errlen)
 		lg_engine_set_start(e, e->t_start);
 	rc = lg_engine_watch(e);
 	*t_stop = lg_now_ns();
+	lg_monitor_stop(e->mon); /* the phase's end, not cleanup's: who else was busy */
 	/* every rank goes on to the reductions, or none */
 	return lg_coord_status(e->co, rc, err, errlen);
 }
@@ -509,6 +510,8 @@ int lg_engine_run(const struct lg_config *cfg, const struct lg_workload *wl,
 		snprintf(err, errlen, "out of memory for the system monitor");
 	else
 		rc = alloc_clients(&e, err, errlen);
+	if (lg_coord_size(co) > 1)
+		lg_monitor_ranks_here(e.mon);
 	rc = lg_coord_status(co, rc, err, errlen);
 	if (rc)
 		goto out;

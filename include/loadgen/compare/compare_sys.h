@@ -37,4 +37,29 @@ int lg_cmp_sys_rows(const struct lg_cmp_file *base, const struct lg_cmp_group *b
 void lg_cmp_sys_print(FILE *out, const struct lg_cmp_file *base, const struct lg_cmp_group *bg,
 		      const struct lg_cmp_file *other, const struct lg_cmp_group *og);
 
+/* A process (by command name) busy beside one file's runs and not the other's. */
+struct lg_cmp_busy_note {
+	const char *comm;      /* its command name (borrowed from the busy file's doc) */
+	bool kernel;           /* kernel threads */
+	bool in_base;          /* busy beside the base file's runs (else the other's) */
+	bool io;               /* named for its I/O bytes (else its CPU time) */
+	double amount;         /* bytes, or CPU-s, over the busy file's runs */
+	double elsewhere;      /* the same in the other file (0: not listed there) */
+	unsigned processes;    /* its processes over the busy file's runs */
+	int first_pid;         /* the first of them */
+	char text[384];        /* "dd (9 processes, first pid 4121) wrote 2.7 GB during
+				  busy.json's runs, nothing comparable in quiet.json" */
+};
+
+/* Call fn for each process busy beside the runs of one file (runs[].busy, by command
+ * name, over all its runs) with nothing comparable beside the other's: notable there
+ * (loadgen/env/busy.h: lg_busy_notable over the file's busy seconds) and at less than a
+ * tenth of that rate per second in the other, where a name missing from a full top list
+ * counts as that list's smallest. The base file's names first, each side's largest
+ * first, at most 5 per side. Nothing when a file has no "busy" (--monitor off, older
+ * results). Returns how many notes (0 also for want of memory). */
+size_t lg_cmp_busy_notes(const json_t *base_doc, const char *base_name,
+			 const json_t *other_doc, const char *other_name,
+			 void (*fn)(const struct lg_cmp_busy_note *note, void *ctx), void *ctx);
+
 #endif
