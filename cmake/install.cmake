@@ -45,6 +45,7 @@ if(LOADGEN_MAN)
   lg_man_page(loadgen-compare compare "compare loadgen result files with statistics")
   lg_man_page(loadgen-ab ab "compare 2 to 8 setups run interleaved, with paired tests")
   lg_man_page(loadgen-calibrate calibrate "measure this machine's spread between batches of a setup")
+  lg_man_page(loadgen-history history "keep results in a store and find where a series changed")
   lg_man_page(loadgen-import import "convert a dbench loadfile into a loadgen workload")
   lg_man_page(loadgen-record record "record a program's filesystem calls as a loadgen workload")
   lg_man_page(loadgen-report report "draw loadgen result files as one HTML page"

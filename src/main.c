@@ -12,6 +12,7 @@
 #include "loadgen/app/ab.h"
 #include "loadgen/model/cli.h"
 #include "loadgen/app/calibrate.h"
+#include "loadgen/app/history.h"
 #include "loadgen/compare/compare.h"
 #include "loadgen/model/config.h"
 #include "loadgen/run/coord.h"
@@ -368,8 +369,8 @@ static int parse_option(struct lg_config *cfg, int opt, char *arg)
 /* NCLIENTS that is no client count (why says so): maybe a misspelt subcommand. */
 static int bad_nclients(const char *arg, const char *why)
 {
-	static const char *const subs[] = { "ab", "calibrate", "compare", "import", "record",
-					    "report", "show", NULL };
+	static const char *const subs[] = { "ab", "calibrate", "compare", "history", "import",
+					    "record", "report", "show", NULL };
 	struct lg_suggest s;
 
 	lg_suggest_init(&s, arg);
@@ -467,6 +468,8 @@ int main(int argc, char **argv)
 		return lg_show_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "record") == 0)
 		return lg_record_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "history") == 0)
+		return lg_history_main(argc - 1, argv + 1);
 	status = parse_args(argc, argv, &cfg);
 	if (!status)
 		status = lg_runs_join_ranks(&cfg);

@@ -90,7 +90,8 @@ expect("loadgen -c ", want=shipped + ["my.yaml", "results"])
 expect("loadgen -c file", exact=["fileserver"])
 expect("loadgen --loadfile=var", exact=["varmail"])
 expect("loadgen -q --loadfile net", exact=["netbench"])
-expect("loadgen ", exact=["ab", "calibrate", "compare", "import", "record", "report", "show"])
+expect("loadgen ", exact=["ab", "calibrate", "compare", "history", "import", "record", "report",
+                          "show"])
 expect("loadgen ab --ro", exact=["--rounds"])
 expect("loadgen co", exact=["compare"])
 expect("loadgen compare ", exact=RESULTS)  # not cmp.json, pairs.json: not results
@@ -132,6 +133,18 @@ expect("loadgen ab --var", exact=["--variant", "--variant-opts"])
 expect("loadgen ab --", want=["--rounds", "--out-dir", "--warmup", "--monitor"],
        absent=["--repeat", "--html", "--log", "--keep"])
 expect("loadgen ab -c ", want=shipped)
+# history: its commands, then each command's own options, result files for add/check
+expect("loadgen history ", exact=["add", "check", "export", "list", "trend"])
+expect("loadgen hist", exact=["history"])
+expect("loadgen history trend --", want=["--workload", "--clients", "--order", "--html",
+                                         "--db", "--alpha"],
+       absent=["--label", "--fail-if-slower"])
+expect("loadgen history add --", exact=["--db", "--help", "--label"])
+expect("loadgen history check --", want=["--fail-if-slower", "--json", "--metric"],
+       absent=["--label", "--html", "--workload"])
+expect("loadgen history trend --order ", exact=["stored", "version"])
+expect("loadgen history add ", exact=RESULTS)
+expect("loadgen history check --fail-if-slower ", exact=[])
 # calibrate: its options and the run's, not the outputs it writes itself; --from files
 expect("loadgen calibrate --", want=["--batches", "--gap", "--store", "--from", "--loadfile",
                                      "--repeat"], absent=["--json", "--html", "--log"])

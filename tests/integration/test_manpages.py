@@ -19,7 +19,8 @@ from lgtest import LOADGEN, SOURCE, check
 MANDIR = os.path.join(os.path.dirname(LOADGEN), "man")
 PAGES = {"loadgen": None, "loadgen-compare": "compare", "loadgen-ab": "ab", "loadgen-import": "import",
          "loadgen-record": "record",
-         "loadgen-report": "report", "loadgen-calibrate": "calibrate"}
+         "loadgen-report": "report", "loadgen-calibrate": "calibrate",
+         "loadgen-history": "history"}
 OPT = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9-]*")
 
 
