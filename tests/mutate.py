@@ -616,6 +616,23 @@ MUTANTS = [
      "\tif (!w->calling && (heard_since(since) || 1)) {", "integration_test_rank_lost"),
     ("lost-rank-summary-p99-zero", "src/counters/result_summary.c",
      "\t\tout->lost = out->lost || runs[i].nlost_ranks;", "", "unit_result_json"),
+    # --- loadgen history (src/app/history) ---
+    ("history-segment-whole-series", "src/app/history/history_trend.c",
+     "out->stable_from = ncp ? cps[ncp - 1].index : 0;", "out->stable_from = 0;",
+     "integration_test_history"),
+    ("history-self-in-own-segment", "src/app/history/history_check.c",
+     "				if (self)", "				if (0)", "integration_test_history"),
+    ("history-interval-of-the-mean", "src/app/history/history_check.c",
+     "half = c->seg_sd * sqrt(1 + 1 / (double)c->seg_n);",
+     "half = c->seg_sd * sqrt(1 / (double)c->seg_n);", "integration_test_history"),
+    ("history-partial-analysed", "src/app/history/history_trend.c",
+     'return p->status && strcmp(p->status, "complete") == 0 && isfinite(p->mean);',
+     "return isfinite(p->mean);", "unit_history"),
+    ("history-truncation-unchecked", "src/app/history/history_db.c",
+     "if ((uint64_t)st.st_size % page != 0 ||", "if (0 &&", "unit_history"),
+    ("history-verify-not-in-key", "src/app/history/history_series.c",
+     'static const char *const extra[] = { "verify", "replay_timing", NULL };',
+     'static const char *const extra[] = { "replay_timing", NULL };', "unit_history"),
 ]
 
 

@@ -134,17 +134,27 @@ check(r.returncode == 3 and "FAIL" in r.stdout, "check: 10 % below the stable se
       "exits 3 with --fail-if-slower 5", r)
 r = lg("check", same, "--fail-if-slower", "5", "--json", db=db_step)
 c = json.loads(r.stdout)
-check(r.returncode == 0 and c["results"][0]["verdict"] == "same"
-      and c["results"][0]["segment_results"] >= 18,
+one = c["results"][0]
+check(r.returncode == 0 and one["verdict"] == "same" and 18 <= one["segment_results"] <= 22,
       "check: a result at the segment's level passes, against the 20 results since the "
       "step (not the 40)", r)
+# the interval is one for a new result (sd * sqrt(1 + 1/n)), not for the segment's mean
+T975 = {16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080}
+n_seg = one["segment_results"]
+want = 2 * T975[n_seg - 1] * one["segment_sd"] * (1 + 1 / n_seg) ** 0.5 / one["segment_mean"] * 100
+got = one["prediction_pct"][1] - one["prediction_pct"][0]
+check(abs(got - want) < 0.01 * want, "its 95 %% prediction interval is %.2f %% wide (t, n-1 "
+      "df: %.2f %%)" % (got, want))
+n_before = json.loads(lg("check", slow, "--json", db=db_step).stdout)["results"][0][
+    "segment_results"]
 r = lg("check", same, "--fail-if-slower", "5", db=os.path.join(work, "none.db"))
 check(r.returncode == 5, "check without a history: cannot tell (exit 5)", r)
 # add then check: the result is not compared with itself
 r = lg("add", slow, db=db_step)
 r = lg("check", slow, "--fail-if-slower", "5", "--json", db=db_step)
 c = json.loads(r.stdout)
-check(r.returncode == 3 and c["self_result_id"] is not None,
+check(r.returncode == 3 and c["self_result_id"] is not None and
+      c["results"][0]["segment_results"] == n_before,
       "add then check: the stored result is left out of its own segment", r)
 
 # --- who else was busy: a result with dd writing beside its runs ---
