@@ -119,6 +119,13 @@ check(len(t["series"][0]["segments"]) == 2, "two segments around it")
 r = lg("trend", db=db_step)
 check(r.returncode == 0 and "---- change point: -" in r.stdout,
       "the text trend marks the change point", r)
+html = os.path.join(work, "step.html")
+r = lg("trend", "--html", html, db=db_step)
+page = open(html).read() if os.path.exists(html) else ""
+data = page.split('id="lg-data">', 1)[-1].split("</script>", 1)[0]
+check(r.returncode == 0 and r.stdout == "" and
+      json.loads(data)["series"][0]["change_points"] == cps,
+      "trend --html writes the page with the same trend as --json", r)
 
 # --- a flat series: no change point ---
 db_flat = os.path.join(work, "flat.db")

@@ -299,7 +299,7 @@ static int write_html(const char *file, const json_t *trend)
 {
 	char err[1024];
 
-	if (lg_report_html_trend_write(trend, "loadgen history trend", file, err, sizeof(err))) {
+	if (lg_report_html_trend_write(trend, NULL, file, err, sizeof(err))) {
 		fprintf(stderr, "loadgen history: %s\n", err);
 		return EXIT_FAIL;
 	}
