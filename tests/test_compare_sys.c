@@ -408,11 +408,13 @@ static void test_per_host(void **state)
 /* A result document whose runs have the busy objects of busy_json (a JSON array). */
 static json_t *busy_doc(const char *busy_json)
 {
-	json_t *runs = json_array(), *b;
+	json_t *runs = json_array(), *all = json_loads(busy_json, 0, NULL), *b;
 	size_t i;
 
-	json_array_foreach(json_loads(busy_json, 0, NULL), i, b)
+	assert_non_null(all);
+	json_array_foreach(all, i, b)
 		json_array_append_new(runs, json_pack("{s:O}", "busy", b));
+	json_decref(all);
 	return json_pack("{s:o}", "runs", runs);
 }
 

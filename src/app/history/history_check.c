@@ -39,7 +39,7 @@ struct check_one {
 	double p;              /* two-sided */
 	const char *verdict;   /* "slower", "faster", "same", or "cannot tell" */
 	bool fails;            /* slower by more than --fail-if-slower */
-	char why[512];         /* why it cannot tell, or "" */
+	char why[1536];        /* why it cannot tell, or "" (then the segment's first label) */
 	json_t *busy;          /* neighbours busy on one side only: strings (owned) */
 };
 

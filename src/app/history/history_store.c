@@ -325,14 +325,20 @@ int hist_store_add(struct hist_db *h, const struct lg_cmp_file *f, const char *s
 {
 	char *doc = json_dumps(f->doc, JSON_COMPACT);
 	char reason[1024] = "", title[512];
-	long long id, dup, series[64] = { 0 };
-	char reasons[64][256];
-	size_t ng = f->ngroups < 64 ? f->ngroups : 64;
+	long long id, dup, *series = calloc(f->ngroups, sizeof(*series));
+	char (*reasons)[1024] = calloc(f->ngroups, sizeof(*reasons)); /* why each is new */
+	size_t ng = f->ngroups;
 	int rc;
 
-	if (!doc)
+	if (!doc || !reasons || !series) {
+		free(doc);
+		free(reasons);
+		free(series);
 		return lg_errf(err, errlen, -ENOMEM, "%s: out of memory", src);
+	}
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		free(reasons);
+		free(series);
 		free(doc);
 		return hist_db_err(h, -EIO, err, errlen, "cannot lock it to add a result");
 	}
@@ -362,11 +368,15 @@ end:
 		if (dup)
 			fprintf(out, "%s: already stored as result %lld (the same document); not "
 				"added again\n", src, dup);
+		free(reasons);
+		free(series);
 		return rc ? rc : 1;
 	}
 	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = hist_db_err(h, -EIO, err, errlen, "cannot commit the result");
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+		free(reasons);
+		free(series);
 		return rc;
 	}
 	for (size_t i = 0; i < ng; i++) {
@@ -380,6 +390,8 @@ end:
 			label ? " labelled " : "", label ? label : "", series[i], title,
 			reasons[i][0] ? ": a new series, " : "", reasons[i]);
 	}
+	free(reasons);
+	free(series);
 	return 0;
 }
 
