@@ -9,6 +9,7 @@
  * Welch-Satterthwaite degrees of freedom, its own being batches - 1. */
 #include "loadgen/compare/calibration.h"
 #include "loadgen/model/errf.h"
+#include "loadgen/model/paths.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,16 +24,7 @@
 
 int lg_calib_default_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && *xdg)
-		n = snprintf(buf, len, "%s/loadgen/calibration.json", xdg);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.local/share/loadgen/calibration.json", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return lg_path_user_data("calibration.json", buf, len);
 }
 
 /* Copy key k of object from (when there) into object to. */
@@ -99,30 +91,12 @@ static int read_store(const char *path, json_t **entries, char *err, size_t errl
 	return 0;
 }
 
-/* mkdir -p of path's directory. */
-static int make_dirs(const char *path)
-{
-	char dir[1024];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 /* Write entries to path atomically (a temporary file renamed over it). */
 static int write_store(const char *path, json_t *entries, char *err, size_t errlen)
 {
 	char tmp[1100];
 	json_t *doc = json_pack("{s:s, s:O}", "schema", LG_CALIB_SCHEMA, "entries", entries);
-	int rc = make_dirs(path);
+	int rc = lg_path_make_parents(path);
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	if (!doc)

@@ -103,3 +103,34 @@ int lg_path_check_output(const char *path, char *err, size_t errlen)
 	free(copy);
 	return rc;
 }
+
+int lg_path_user_data(const char *name, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/loadgen/%s", xdg, name);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/loadgen/%s", home, name);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lg_path_make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}

@@ -31,4 +31,12 @@ int lg_paths_distinct(const struct lg_named_path *p, size_t n, char *err, size_t
  * that exists and can be written. 0, or a negative errno with err "PATH: why". */
 int lg_path_check_output(const char *path, char *err, size_t errlen);
 
+/* The user's data file NAME of loadgen: $XDG_DATA_HOME/loadgen/NAME, else
+ * ~/.local/share/loadgen/NAME (the calibration store, the history). 0, -ENOENT when
+ * neither variable is set, or -ENAMETOOLONG. */
+int lg_path_user_data(const char *name, char *buf, size_t len);
+
+/* mkdir -p of path's directory (mode 0755). 0 or a negative errno. */
+int lg_path_make_parents(const char *path);
+
 #endif

@@ -261,7 +261,7 @@ static int cmd_export(const struct hist_opts *o, int argc, char **argv)
 
 /* --- trend --- */
 
-int hist_parse_metric(const char *cmd, const char *s, enum hist_metric *m)
+static int hist_parse_metric(const char *cmd, const char *s, enum hist_metric *m)
 {
 	if (strcmp(s, "mbps") == 0 || strcmp(s, "throughput") == 0)
 		*m = HIST_MBPS;
@@ -272,7 +272,7 @@ int hist_parse_metric(const char *cmd, const char *s, enum hist_metric *m)
 	return 0;
 }
 
-int hist_parse_order(const char *cmd, const char *s, enum hist_order *o)
+static int hist_parse_order(const char *cmd, const char *s, enum hist_order *o)
 {
 	if (strcmp(s, "stored") == 0)
 		*o = HIST_ORDER_STORED;
@@ -283,7 +283,7 @@ int hist_parse_order(const char *cmd, const char *s, enum hist_order *o)
 	return 0;
 }
 
-int hist_parse_alpha(const char *cmd, const char *s, double *alpha)
+static int hist_parse_alpha(const char *cmd, const char *s, double *alpha)
 {
 	char *end;
 

@@ -33,13 +33,14 @@ struct check_one {
 	size_t seg_n;          /* results in the stable segment */
 	double seg_mean;       /* their mean */
 	double seg_sd;         /* their standard deviation */
-	const char *seg_since; /* label of the segment's first result (borrowed from s) */
+	char seg_since[128];   /* label (else stored date) of the segment's first result,
+				  "" when the segment is empty */
 	double change_pct;     /* 100 (value - seg_mean) / seg_mean */
 	double lo_pct, hi_pct; /* its 95 % prediction interval */
 	double p;              /* two-sided */
 	const char *verdict;   /* "slower", "faster", "same", or "cannot tell" */
 	bool fails;            /* slower by more than --fail-if-slower */
-	char why[1536];        /* why it cannot tell, or "" (then the segment's first label) */
+	char why[1536];        /* why it cannot tell, or "" */
 	json_t *busy;          /* neighbours busy on one side only: strings (owned) */
 };
 
@@ -84,9 +85,12 @@ static void decide(struct hist_db *h, struct check_one *c, struct hist_series *s
 	}
 	c->seg_n = a.m - a.stable_from;
 	x = a.x + a.stable_from;
-	if (c->seg_n)
-		c->seg_since = s->pts[a.idx[a.stable_from]].label ?
-			s->pts[a.idx[a.stable_from]].label : s->pts[a.idx[a.stable_from]].stored_at;
+	if (c->seg_n) {
+		const struct hist_point *first = &s->pts[a.idx[a.stable_from]];
+
+		snprintf(c->seg_since, sizeof(c->seg_since), "%s",
+			 first->label ? first->label : first->stored_at);
+	}
 	if (c->seg_n < HIST_MIN_SEGMENT) {
 		snprintf(c->why, sizeof(c->why), "the stable segment of series %lld has %zu "
 			 "result%s%s; %d are needed", c->series, c->seg_n, c->seg_n == 1 ? "" : "s",
@@ -146,7 +150,7 @@ static json_t *one_json(const struct check_one *c)
 			 "clients", (json_int_t)c->clients,
 			 "series", c->series ? json_integer(c->series) : json_null(),
 			 "value", c->value, "segment_results", (json_int_t)c->seg_n,
-			 "segment_since", c->seg_since ? json_string(c->seg_since) : json_null(),
+			 "segment_since", c->seg_since[0] ? json_string(c->seg_since) : json_null(),
 			 "segment_mean", known ? json_real(c->seg_mean) : json_null(),
 			 "segment_sd", known ? json_real(c->seg_sd) : json_null(),
 			 "change_pct", known ? json_real(c->change_pct) : json_null(),
@@ -173,7 +177,7 @@ static void print_one(const struct check_one *c, const char *path, const char *u
 		return;
 	}
 	printf("; series %lld's stable segment: %zu results since %s, mean %.1f %s "
-	       "(sd %.1f %%)\n", c->series, c->seg_n, c->seg_since ? c->seg_since : "?",
+	       "(sd %.1f %%)\n", c->series, c->seg_n, c->seg_since,
 	       c->seg_mean, unit, 100 * c->seg_sd / c->seg_mean);
 	printf("  change %+.1f %% (95 %% prediction interval %+.1f to %+.1f %%), p %.3g: %s",
 	       c->change_pct, c->lo_pct, c->hi_pct, c->p,
@@ -237,13 +241,6 @@ static int check_file(struct hist_db *h, const char *path, const struct hist_opt
 				if (self)
 					drop_result(&s[0], self);
 				decide(h, &c[i], &s[0], o, f.doc, path);
-			}
-			/* the segment's label is borrowed from s: keep a copy in why's tail */
-			if (c[i].seg_since) {
-				size_t used = strlen(c[i].why) + 1;
-
-				snprintf(c[i].why + used, sizeof(c[i].why) - used, "%s", c[i].seg_since);
-				c[i].seg_since = c[i].why + used;
 			}
 			hist_series_free(s, n);
 		}

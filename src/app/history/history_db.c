@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "loadgen/model/errf.h"
+#include "loadgen/model/paths.h"
 
 #define HEADER_LEN 100 /* an SQLite database file's header */
 
@@ -59,16 +60,7 @@ static const char schema[] =
 
 int hist_db_default_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && *xdg)
-		n = snprintf(buf, len, "%s/loadgen/history.db", xdg);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.local/share/loadgen/history.db", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return lg_path_user_data("history.db", buf, len);
 }
 
 int hist_db_err(struct hist_db *h, int rc, char *err, size_t errlen, const char *what)
@@ -191,24 +183,6 @@ fail:
 	return -EIO;
 }
 
-/* mkdir -p of path's directory. */
-static int make_dirs(const char *path)
-{
-	char dir[4096];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 int hist_db_open(const char *path, bool create, struct hist_db *out, char *err, size_t errlen)
 {
 	long long app = 0, tables = 0, version = 0;
@@ -224,7 +198,7 @@ int hist_db_open(const char *path, bool create, struct hist_db *out, char *err, 
 		return lg_errf(err, errlen, -ENOENT, "%s: no history there yet (loadgen history "
 			       "add stores results)", path);
 	if (!exists) {
-		rc = make_dirs(path);
+		rc = lg_path_make_parents(path);
 		if (rc)
 			return lg_errf(err, errlen, rc, "%s: cannot make its directory: %s", path,
 				       strerror(-rc));

@@ -132,11 +132,8 @@ void hist_point_clear(struct hist_point *p);
 /* The SHA-256 of s as 64 hex digits and a NUL: how a stored document is known. */
 void hist_sha256_hex(const char *s, char out[65]);
 
-/* history.c: the shared option parsers (each returns 0 or the usage exit status) and
- * opening the store named by --db (NULL: the default), with the message said. */
-int hist_parse_metric(const char *cmd, const char *s, enum hist_metric *m);
-int hist_parse_order(const char *cmd, const char *s, enum hist_order *o);
-int hist_parse_alpha(const char *cmd, const char *s, double *alpha);
+/* history.c: open the store named by --db (NULL: the default) for a command, the
+ * message said; 0 or the exit status. */
 int hist_open_db(const char *given, bool create, struct hist_db *h, char *path, size_t len);
 
 /* The analysis of one series: the points analysed (all runs complete) and the change
