@@ -630,6 +630,16 @@ MUTANTS = [
      "return isfinite(p->mean);", "unit_history"),
     ("history-truncation-unchecked", "src/app/history/history_db.c",
      "if ((uint64_t)st.st_size % page != 0 ||", "if (0 &&", "unit_history"),
+    ("history-open-reads-apart", "src/app/history/history_db.c",
+     'if (sqlite3_exec(out->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||\n'
+     '\t    query_int(out->db, "PRAGMA application_id", &app) != SQLITE_OK ||\n'
+     '\t    query_int(out->db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK ||\n'
+     '\t    query_int(out->db, "PRAGMA user_version", &version) != SQLITE_OK ||\n'
+     '\t    sqlite3_exec(out->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {',
+     'if (query_int(out->db, "PRAGMA application_id", &app) != SQLITE_OK ||\n'
+     '\t    query_int(out->db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK ||\n'
+     '\t    query_int(out->db, "PRAGMA user_version", &version) != SQLITE_OK) {',
+     "integration_test_history"),
     ("history-verify-not-in-key", "src/app/history/history_series.c",
      'static const char *const extra[] = { "verify", "replay_timing", NULL };',
      'static const char *const extra[] = { "replay_timing", NULL };', "unit_history"),

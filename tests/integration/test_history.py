@@ -253,6 +253,28 @@ npts = con.execute("SELECT count(*) FROM points").fetchone()[0]
 con.close()
 check(n == 200 and npts == 200, "200 results and 200 points stored (%d, %d)" % (n, npts))
 
+# --- writers that find no store yet: each must see the store another is making either
+# as absent, empty or whole, never half made (a store with tables but no application_id
+# yet was once refused as "an SQLite database of something else") ---
+one = [save(variant([200 + i, 201 + i]), "c%02d.json" % i) for i in range(6)]
+refused = []
+for rnd in range(50):
+    db_new = os.path.join(work, "new%02d.db" % rnd)
+    procs = [subprocess.Popen([LOADGEN, "history", "add", "--db", db_new, f],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for f in one]
+    for p in procs:
+        _, e = p.communicate(timeout=120)
+        if p.returncode != 0 or e:
+            refused.append(e.strip()[:160])
+    con = sqlite3.connect(db_new)
+    n = con.execute("SELECT count(*) FROM results").fetchone()[0]
+    con.close()
+    if n != len(one):
+        refused.append("round %d: %d results stored, not %d" % (rnd, n, len(one)))
+check(not refused, "50 rounds of 6 writers making a new store at once: all stored, none "
+      "refused (%s)" % refused[:3])
+
 # --- refused files are left as they were ---
 trunc = os.path.join(work, "trunc.db")
 with open(db_two, "rb") as f:

@@ -7,16 +7,20 @@
  * write); an SQLite database must carry loadgen's application_id, or be empty. Only
  * then is the schema made (in an IMMEDIATE transaction, so two jobs making it at once
  * do it once) and WAL switched on (readers never wait for a writer; writers wait for
- * each other up to HIST_BUSY_MS). */
+ * each other up to HIST_BUSY_MS). Several jobs may find no store and make it at once:
+ * what they read to decide is read in one transaction, a file that looks wrong while
+ * another connection writes it is looked at again, and the switch to WAL is retried. */
 #include "history_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loadgen/model/errf.h"
@@ -83,7 +87,7 @@ static uint32_t be32(const unsigned char *p)
 
 /* The file at path before SQLite opens it: absent (*exists false), empty, or an SQLite
  * database whose size agrees with its header. */
-static int check_file(const char *path, bool *exists, char *err, size_t errlen)
+static int check_file_once(const char *path, bool *exists, char *err, size_t errlen)
 {
 	unsigned char hdr[HEADER_LEN];
 	struct stat st;
@@ -129,6 +133,69 @@ static int check_file(const char *path, bool *exists, char *err, size_t errlen)
 			       "is (restore it from a copy)", path, pages, page,
 			       (long long)st.st_size);
 	return 0;
+}
+
+/* Whether another connection may be writing path now: SQLite keeps PATH-wal while a
+ * connection has a WAL database open and PATH-journal while a rollback-mode writer
+ * writes. A half-made store or a checkpoint half done looks truncated for a moment. */
+static bool writer_beside(const char *path)
+{
+	static const char *const sfx[] = { "-wal", "-journal" };
+	char side[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (snprintf(side, sizeof(side), "%s%s", path, sfx[i]) < (int)sizeof(side) &&
+		    access(side, F_OK) == 0)
+			return true;
+	return false;
+}
+
+/* check_file_once, looked at again for up to HIST_BUSY_MS while another connection may
+ * be writing (the file is then refused only if it stays wrong): a file that is simply
+ * cut short has no writer beside it and is refused at once. */
+static int check_file(const char *path, bool *exists, char *err, size_t errlen)
+{
+	const struct timespec nap = { 0, 20 * 1000 * 1000 };
+	int rc;
+
+	for (long waited = 0;; waited += 20) {
+		rc = check_file_once(path, exists, err, errlen);
+		if (rc != -EINVAL || waited >= HIST_BUSY_MS || !writer_beside(path))
+			return rc;
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* PRAGMA journal_mode=WAL needs the database to itself and does not wait for it through
+ * the busy handler: it fails at once (or leaves the mode as it was) while another
+ * connection reads. So ask again, up to HIST_BUSY_MS. */
+static int set_wal(sqlite3 *db)
+{
+	const struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int rc;
+
+	for (long waited = 0;; waited += 10) {
+		sqlite3_stmt *st;
+		bool wal = false;
+
+		rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
+		if (rc != SQLITE_OK)
+			return rc;
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const unsigned char *mode = sqlite3_column_text(st, 0);
+
+			wal = mode && strcmp((const char *)mode, "wal") == 0;
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(st);
+		if (wal)
+			return SQLITE_OK;
+		if ((rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
+		    waited >= HIST_BUSY_MS)
+			return rc != SQLITE_OK ? rc : SQLITE_BUSY;
+		nanosleep(&nap, NULL);
+	}
 }
 
 /* One integer from a single-row query. */
@@ -212,10 +279,14 @@ int hist_db_open(const char *path, bool create, struct hist_db *out, char *err, 
 	}
 	sqlite3_busy_timeout(out->db, HIST_BUSY_MS);
 	sqlite3_extended_result_codes(out->db, 0);
-	/* read before writing: a database of something else is never touched */
-	if (query_int(out->db, "PRAGMA application_id", &app) != SQLITE_OK ||
+	/* read before writing: a database of something else is never touched. The three
+	 * figures come from one read transaction: read one by one, another writer making
+	 * the tables in between would show tables without loadgen's application_id. */
+	if (sqlite3_exec(out->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    query_int(out->db, "PRAGMA application_id", &app) != SQLITE_OK ||
 	    query_int(out->db, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK ||
-	    query_int(out->db, "PRAGMA user_version", &version) != SQLITE_OK) {
+	    query_int(out->db, "PRAGMA user_version", &version) != SQLITE_OK ||
+	    sqlite3_exec(out->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		rc = hist_db_err(out, -EINVAL, err, errlen, "cannot read it (refused)");
 		goto fail;
 	}
@@ -238,9 +309,9 @@ int hist_db_open(const char *path, bool create, struct hist_db *out, char *err, 
 		if (rc)
 			goto fail;
 	}
-	if (create && (sqlite3_exec(out->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) !=
-		       SQLITE_OK || sqlite3_exec(out->db, "PRAGMA foreign_keys=ON", NULL, NULL,
-						 NULL) != SQLITE_OK)) {
+	if (create && (set_wal(out->db) != SQLITE_OK ||
+		       sqlite3_exec(out->db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) !=
+		       SQLITE_OK)) {
 		rc = hist_db_err(out, -EIO, err, errlen, "cannot set it up");
 		goto fail;
 	}
