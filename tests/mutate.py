@@ -616,6 +616,11 @@ MUTANTS = [
      "\tif (!w->calling && (heard_since(since) || 1)) {", "integration_test_rank_lost"),
     ("lost-rank-summary-p99-zero", "src/counters/result_summary.c",
      "\t\tout->lost = out->lost || runs[i].nlost_ranks;", "", "unit_result_json"),
+    # --- the kernel clock's offset (src/env/kmsg.c) ---
+    ("kmsg-offset-not-applied", "src/env/kmsg.c",
+     "		if (k->have_off)\n			e.t_ns = (uint64_t)((int64_t)e.t_ns - k->off_ns);",
+     "		if (0)\n			e.t_ns = (uint64_t)((int64_t)e.t_ns - k->off_ns);",
+     "unit_kmsg|unit_monitor"),
     # --- loadgen history (src/app/history) ---
     ("history-segment-whole-series", "src/app/history/history_trend.c",
      "out->stable_from = ncp ? cps[ncp - 1].index : 0;", "out->stable_from = 0;",

@@ -332,7 +332,15 @@ static void full_run(void **state)
 			 json_integer_value(json_object_get(json_object_get(run, "busy"),
 							    "samples_skipped")), N + 2);
 	assert_true(json_object_size(json_object_get(run, "vmstat_diff")) > 0);
-	assert_int_equal(json_object_size(json_object_get(run, "kernel_messages")), 6);
+	assert_int_equal(json_object_size(json_object_get(run, "kernel_messages")), 7);
+	if (root) { /* the kernel clock's offset, measured by a marker line */
+		json_t *off = json_object_get(json_object_get(run, "kernel_messages"),
+					      "clock_offset");
+
+		assert_true(json_is_object(off));
+		assert_true(num(off, NULL, "uncertainty_ms") >= 0 &&
+			    num(off, NULL, "uncertainty_ms") < 50);
+	}
 	check_text(m, run, root);
 	lines = check_log(log, 1, N, run);
 	if (root) {

@@ -13,6 +13,10 @@
 
 struct lg_kmsg {
 	int fd;                                    /* /dev/kmsg, or -1 when unreadable */
+	char path[128];                            /* what fd is */
+	bool have_off;                             /* off_ns was measured */
+	int64_t off_ns;                            /* kernel clock - CLOCK_MONOTONIC */
+	uint64_t off_err_ns;                       /* half the marker's write time */
 	char note[160];                            /* why it cannot be read, or "" */
 	unsigned long count;                       /* messages kept */
 	unsigned long trouble;                     /* of them, with a sign of trouble */
@@ -71,6 +75,7 @@ int lg_kmsg_parse(const char *rec, struct lg_kmsg_entry *out)
 	out->text[len] = '\0';
 	out->seq = seq;
 	out->ts_us = ts;
+	out->t_ns = ts * 1000; /* lg_kmsg_poll puts it on CLOCK_MONOTONIC */
 	out->level = (int)(pri & 7);
 	out->facility = (int)(pri >> 3);
 	out->trouble = trouble_of(out->text);
@@ -84,6 +89,7 @@ int lg_kmsg_open(const char *path, struct lg_kmsg **out)
 	*out = k;
 	if (!k)
 		return -ENOMEM;
+	snprintf(k->path, sizeof(k->path), "%s", path);
 	k->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (k->fd < 0) {
 		int e = errno;
@@ -112,6 +118,98 @@ void lg_kmsg_close(struct lg_kmsg *k)
 	free(k);
 }
 
+/* The offset last measured in this process, shared by the runs' monitors (they run one
+ * after another in the master). */
+static struct {
+	bool have;
+	int64_t off_ns;
+	uint64_t err_ns, at_ns;
+} last_mark;
+
+/* Our marker's record among those readable on rfd (positioned just before it was
+ * written): its timestamp in µs, or -1. */
+static long long find_mark(int rfd, const char *line)
+{
+	char rec[8192];
+
+	for (int tries = 0; tries < 256; tries++) {
+		unsigned long long pri, seq, ts;
+		const char *semi;
+		ssize_t n = read(rfd, rec, sizeof(rec) - 1);
+
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;
+		if (n <= 0)
+			return -1;
+		rec[n] = '\0';
+		semi = strchr(rec, ';');
+		if (semi && sscanf(rec, "%llu,%llu,%llu", &pri, &seq, &ts) == 3 &&
+		    strncmp(semi + 1, line, strlen(line)) == 0 && semi[1 + strlen(line)] == '\n')
+			return (long long)ts;
+	}
+	return -1;
+}
+
+int lg_kmsg_mark(struct lg_kmsg *k, const char *text)
+{
+	char line[256], out[264];
+	uint64_t a, b, now = lg_now_ns();
+	long long ts;
+	int rfd, wfd, len, rc = 0;
+
+	if (!k || k->fd < 0)
+		return -EBADF;
+	if (last_mark.have && now - last_mark.at_ns < (uint64_t)LG_KMSG_MARK_S * LG_NS_PER_SEC) {
+		k->have_off = true;
+		k->off_ns = last_mark.off_ns;
+		k->off_err_ns = last_mark.err_ns;
+		return 0;
+	}
+	snprintf(line, sizeof(line), "loadgen[%ld]: %s", (long)getpid(), text);
+	/* facility user, level info: the kernel would make facility 0 (kernel) user anyway */
+	len = snprintf(out, sizeof(out), "<14>%s\n", line);
+	rfd = open(k->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	wfd = open(k->path, O_WRONLY | O_CLOEXEC);
+	if (wfd < 0 || lseek(rfd, 0, SEEK_END) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	a = lg_now_ns();
+	if (write(wfd, out, (size_t)len) != len) {
+		rc = errno ? -errno : -EIO;
+		goto out;
+	}
+	b = lg_now_ns();
+	ts = find_mark(rfd, line);
+	if (ts < 0) {
+		rc = -ENOMSG; /* rate-limited, or the log is not a kernel log */
+		goto out;
+	}
+	k->have_off = true;
+	k->off_ns = ts * 1000 - (int64_t)(a / 2 + b / 2);
+	k->off_err_ns = (b - a) / 2;
+	last_mark.have = true;
+	last_mark.off_ns = k->off_ns;
+	last_mark.err_ns = k->off_err_ns;
+	last_mark.at_ns = b;
+out:
+	close(rfd);
+	if (wfd >= 0)
+		close(wfd);
+	return rc;
+}
+
+bool lg_kmsg_offset(const struct lg_kmsg *k, int64_t *off_ns, uint64_t *err_ns)
+{
+	if (!k || !k->have_off)
+		return false;
+	*off_ns = k->off_ns;
+	*err_ns = k->off_err_ns;
+	return true;
+}
+
 unsigned lg_kmsg_poll(struct lg_kmsg *k, lg_kmsg_fn fn, void *ctx)
 {
 	char rec[8192];
@@ -132,6 +230,8 @@ unsigned lg_kmsg_poll(struct lg_kmsg *k, lg_kmsg_fn fn, void *ctx)
 		rec[n] = '\0';
 		if (lg_kmsg_parse(rec, &e) != 1)
 			continue;
+		if (k->have_off)
+			e.t_ns = (uint64_t)((int64_t)e.t_ns - k->off_ns);
 		kept++;
 		k->count++;
 		k->trouble += e.trouble != NULL;
@@ -150,7 +250,7 @@ unsigned long lg_kmsg_count(const struct lg_kmsg *k)
 
 static double rel_s(const struct lg_kmsg_entry *e, uint64_t t0_ns)
 {
-	return ((double)e->ts_us * 1e3 - (double)t0_ns) / LG_NS_PER_SEC;
+	return ((double)e->t_ns - (double)t0_ns) / LG_NS_PER_SEC;
 }
 
 json_t *lg_kmsg_entry_json(const struct lg_kmsg_entry *e, uint64_t t0_ns)
@@ -171,10 +271,14 @@ json_t *lg_kmsg_json(const struct lg_kmsg *k, uint64_t t0_ns)
 			a = NULL;
 		}
 	}
-	return json_pack("{s:b, s:s?, s:I, s:I, s:I, s:o}", "readable", k->fd >= 0,
+	return json_pack("{s:b, s:s?, s:I, s:I, s:I, s:o, s:o}", "readable", k->fd >= 0,
 			 "note", k->note[0] ? k->note : NULL,
 			 "count", (json_int_t)k->count, "trouble", (json_int_t)k->trouble,
-			 "lost", (json_int_t)k->lost, "messages", a);
+			 "lost", (json_int_t)k->lost, "messages", a,
+			 /* kernel clock - CLOCK_MONOTONIC, ms, and its uncertainty */
+			 "clock_offset", k->have_off ?
+			 json_pack("{s:f, s:f}", "ms", (double)k->off_ns / 1e6,
+				   "uncertainty_ms", (double)k->off_err_ns / 1e6) : json_null());
 }
 
 void lg_kmsg_print(FILE *out, const struct lg_kmsg *k, uint64_t t0_ns)

@@ -69,6 +69,8 @@ static int start_sysmon(struct lg_monitor *m, const char *rundir)
 		ptrs[i] = names[i];
 	if (lg_sysmon_create("/", ptrs, n, &m->sys) || lg_kmsg_open(KMSG_PATH, &m->kmsg))
 		return -ENOMEM;
+	/* put the kernel's times on CLOCK_MONOTONIC; not root: they stay as they are */
+	(void)lg_kmsg_mark(m->kmsg, "a run begins (measuring the kernel clock's offset)");
 	/* without memory for it the run goes on without the busy list */
 	if (lg_busy_create((int)getpid(), sysconf(_SC_CLK_TCK), &m->busy))
 		m->busy = NULL;
@@ -134,7 +136,7 @@ static void log_kmsg(const struct lg_kmsg_entry *e, void *ctx)
 	if (o) {
 		/* by the kernel's time of the message, not when it was read: what setup
 		 * logged is first read as the phase begins */
-		bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;
+		bool measured = m->t0_ns && e->t_ns >= m->t0_ns;
 
 		json_object_set_new(o, "run", json_integer(m->run));
 		json_object_set_new(o, "measured", json_boolean(measured));

@@ -21,7 +21,8 @@
 /* One kept kernel message. */
 struct lg_kmsg_entry {
 	uint64_t seq;             /* the kernel's sequence number */
-	uint64_t ts_us;           /* kernel timestamp, µs since boot (CLOCK_MONOTONIC) */
+	uint64_t ts_us;           /* kernel timestamp, µs (the printk clock, see t_ns) */
+	uint64_t t_ns;            /* the same on CLOCK_MONOTONIC (lg_kmsg_mark) */
 	int level;                /* syslog level: 0 emerg ... 7 debug */
 	int facility;             /* syslog facility: 0 kernel, 1 user, ... */
 	const char *trouble;      /* the sign of trouble matched (static), or NULL */
@@ -37,6 +38,20 @@ typedef void (*lg_kmsg_fn)(const struct lg_kmsg_entry *e, void *ctx);
  * log's sake: when it cannot be read, *out says why (see lg_kmsg_json). 0 or -ENOMEM. */
 int lg_kmsg_open(const char *path, struct lg_kmsg **out);
 void lg_kmsg_close(struct lg_kmsg *k);
+/* The kernel stamps its messages with its own clock (local_clock), which is not
+ * CLOCK_MONOTONIC: the two drift apart by milliseconds an hour on a VM here, by seconds
+ * after days of uptime (NTP slews only CLOCK_MONOTONIC). Writes one line
+ * "loadgen[PID]: TEXT" to the kernel log (as xfstests marks its tests) and reads back its
+ * timestamp to learn the offset, within half the write's time (about 0.1 ms); messages
+ * read from then on carry t_ns on CLOCK_MONOTONIC. Once per LG_KMSG_MARK_S seconds per
+ * process at most (a sweep of short runs must not fill the kernel log); in between the
+ * offset last measured is used. 0, or -errno when the log cannot be written (not
+ * root): then t_ns is the kernel's time as it is, offset 0. */
+#define LG_KMSG_MARK_S 10
+int lg_kmsg_mark(struct lg_kmsg *k, const char *text);
+/* The offset measured (kernel clock minus CLOCK_MONOTONIC, ns) and its uncertainty;
+ * false when none was. */
+bool lg_kmsg_offset(const struct lg_kmsg *k, int64_t *off_ns, uint64_t *err_ns);
 /* Read every record available now, without blocking; kept ones are stored and passed to
  * fn (may be NULL). Returns the number of messages kept by this call. */
 unsigned lg_kmsg_poll(struct lg_kmsg *k, lg_kmsg_fn fn, void *ctx);
