@@ -189,7 +189,7 @@ MUTANTS = [
      "if (lg_coord_sum(co, v, 2) || v[1] || cfg->keep)", "if (v[1] || cfg->keep)",
      "integration_test_mpi"),
     ("kmsg-measured-when-read", "src/env/monitor.c",
-     "bool measured = m->t0_ns && e->ts_us * 1000 >= m->t0_ns;",
+     "bool measured = m->t0_ns && e->t_ns >= m->t0_ns;",
      "bool measured = m->t0_ns != 0;", "unit_monitor"),
     # --- the build (cmake/gitdesc.cmake) ---
     ("git-describe-once", "cmake/gitdesc.cmake",
